@@ -1,0 +1,227 @@
+"""IoLoop: the one event-loop thread that every transport shares, and the Runtime bundle actors receive.
+
+Actors never wait for the loop: they *post* work to it (``call_soon_threadsafe``), and loop code reports back
+with ``actor_ref.tell(...)``. Nothing on the loop blocks or asks an actor (DESIGN §2 rule 2).
+
+The loop is started with ``anyio.run`` on the asyncio backend so that tasks live in one task group with
+cancel scopes; transports use asyncio's protocol callbacks directly where that saves a task per read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import pykka
+
+from mcp_troupe.errors import TroupeClosed
+from mcp_troupe.types import TroupeEvent
+
+__all__ = ["IoLoop", "Runtime", "TaskHandle", "safe_tell"]
+
+log = logging.getLogger("mcp_troupe.loop")
+
+
+class TaskHandle:
+    """A task spawned on the loop; ``cancel()`` may be called from any thread, before or after it starts."""
+
+    __slots__ = ("_cancelled", "_loop", "_scope")
+
+    def __init__(self, loop: IoLoop) -> None:
+        self._loop = loop
+        self._scope: anyio.CancelScope | None = None
+        self._cancelled = False
+
+    def cancel(self) -> None:
+        """Cancel the task (a no-op once it has finished)."""
+        self._cancelled = True
+        self._loop.post_if_running(self._cancel_on_loop)
+
+    def _cancel_on_loop(self) -> None:
+        if self._scope is not None:
+            self._scope.cancel()
+
+
+class IoLoop:
+    """The single anyio/asyncio event-loop thread."""
+
+    def __init__(self, name: str = "mcp-troupe-io") -> None:
+        self._name = name
+        self._thread: threading.Thread | None = None
+        self._started = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task_group: anyio.abc.TaskGroup | None = None
+        self._stop_requested: anyio.Event | None = None
+        self._closed = False
+
+    @property
+    def is_running(self) -> bool:
+        """Whether the loop accepts work."""
+        return self._loop is not None and not self._closed
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start the loop thread and wait until it accepts work."""
+        if self._thread is not None:
+            raise RuntimeError("IoLoop already started")
+        # A daemon thread: a process that forgot to stop its troupe must still be able to exit.
+        self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
+        self._thread.start()
+        if not self._started.wait(timeout):
+            raise RuntimeError(f"the I/O loop did not start within {timeout} s")
+
+    def _run(self) -> None:
+        try:
+            anyio.run(self._main, backend="asyncio")
+        except BaseException:  # the thread must report, never die silently
+            log.exception("the I/O loop crashed")
+        finally:
+            self._closed = True
+            self._started.set()
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop_requested = anyio.Event()
+        async with anyio.create_task_group() as task_group:
+            self._task_group = task_group
+            self._started.set()
+            await self._stop_requested.wait()
+            task_group.cancel_scope.cancel()
+        self._closed = True
+
+    def post(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on the loop soon; raise :class:`TroupeClosed` when the loop is gone."""
+        loop = self._loop
+        if loop is None or self._closed:
+            raise TroupeClosed("the I/O loop is not running")
+        try:
+            loop.call_soon_threadsafe(fn, *args)
+        except RuntimeError as exc:  # "Event loop is closed"
+            raise TroupeClosed("the I/O loop is not running") from exc
+
+    def post_if_running(self, fn: Callable[..., Any], *args: Any) -> bool:
+        """Like :meth:`post`, but return False instead of raising when the loop is gone."""
+        try:
+            self.post(fn, *args)
+        except TroupeClosed:
+            return False
+        return True
+
+    def call_later(self, delay: float, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on the loop after ``delay`` seconds (dropped if the loop stops first)."""
+        self.post_if_running(self._schedule, max(0.0, delay), fn, args)
+
+    def _schedule(self, delay: float, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        assert self._loop is not None
+        self._loop.call_later(delay, fn, *args)
+
+    def spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any, name: str = "") -> TaskHandle:
+        """Start ``await fn(*args)`` as a task on the loop; exceptions are logged, never lost."""
+        handle = TaskHandle(self)
+        self.post(self._start_task, handle, fn, args, name)
+        return handle
+
+    def _start_task(
+        self, handle: TaskHandle, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...], name: str
+    ) -> None:
+        if self._task_group is None or self._closed:
+            return
+        self._task_group.start_soon(self._run_task, handle, fn, args, name, name=name or None)
+
+    async def _run_task(
+        self, handle: TaskHandle, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...], name: str
+    ) -> None:
+        with anyio.CancelScope() as scope:
+            handle._scope = scope
+            if handle._cancelled:
+                scope.cancel()
+            try:
+                await fn(*args)
+            except Exception:
+                log.exception("task %s failed", name or fn)
+
+    @property
+    def asyncio_loop(self) -> asyncio.AbstractEventLoop:
+        """The underlying asyncio loop (for code that already runs on it)."""
+        if self._loop is None:
+            raise TroupeClosed("the I/O loop is not running")
+        return self._loop
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Cancel every task and end the loop thread."""
+        event = self._stop_requested
+        if event is not None and not self._closed:
+            self.post_if_running(event.set)
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                log.warning("the I/O loop did not stop within %s s", timeout)
+
+
+def safe_tell(ref: pykka.ActorRef[Any], message: object) -> bool:
+    """Tell ``message``; return False (instead of raising) when the actor is already dead.
+
+    Loop code and future callbacks use this: a report to an actor that has since been replaced is expected
+    (it belongs to a stale incarnation) and is simply dropped.
+    """
+    try:
+        ref.tell(message)
+    except pykka.ActorDeadError:
+        return False
+    return True
+
+
+@dataclass
+class Runtime:
+    """What every actor of one troupe shares: the loop, the event stream, and the list of actors to stop.
+
+    The actor list is bookkeeping for a leak-free stop, not state that actors coordinate through.
+    """
+
+    loop: IoLoop
+    events: queue.Queue[TroupeEvent] = field(default_factory=lambda: queue.Queue(maxsize=10_000))
+    _actors: list[pykka.ActorRef[Any]] = field(default_factory=list)
+    _actors_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def track(self, ref: pykka.ActorRef[Any]) -> pykka.ActorRef[Any]:
+        """Remember an actor so that :meth:`stop_actors` stops it; returns ``ref``."""
+        with self._actors_lock:
+            self._actors = [r for r in self._actors if r.is_alive()]
+            self._actors.append(ref)
+        return ref
+
+    def emit(self, kind: str, server: str, incarnation: int, detail: str = "") -> None:
+        """Publish an event; the oldest is dropped when nobody reads them."""
+        event = TroupeEvent(kind=kind, server=server, incarnation=incarnation, detail=detail, at=time.time())
+        try:
+            self.events.put_nowait(event)
+        except queue.Full:
+            try:
+                self.events.get_nowait()
+            except queue.Empty:
+                pass
+            self.events.put_nowait(event)
+
+    def stop_actors(self, timeout: float) -> list[str]:
+        """Stop every tracked actor still alive; return the names of those that did not stop in time."""
+        with self._actors_lock:
+            refs = list(self._actors)
+            self._actors.clear()
+        for ref in refs:
+            if ref.is_alive():
+                try:
+                    ref.stop(block=False)
+                except pykka.ActorDeadError:
+                    pass
+        deadline = time.monotonic() + timeout
+        stuck = []
+        for ref in refs:
+            if not ref.actor_stopped.wait(max(0.0, deadline - time.monotonic())):
+                stuck.append(str(ref))
+        return stuck

@@ -1,0 +1,416 @@
+"""RegistryActor: the agent's entry point. Owns server → current session, the qualified tool table, the policy
+verdicts, and the latest status of every server.
+
+Policy is re-applied to the whole table every time any server's catalog arrives — first connect, reconnect and
+``list_changed`` alike — and the call path checks the current table, so no stale or rejected tool can be called
+(DESIGN §2 rule 8). Recomputing is cheap (names only); it is what makes "both sides of a collision are
+rejected" hold across servers and come undone when one side leaves.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
+from typing import Any, assert_never
+
+import pykka
+
+from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.session import CallRequest, CancelCall
+from mcp_troupe.actors.supervisor import (
+    RestartServer,
+    ServerCatalog,
+    ServerDown,
+    ServerSupervisor,
+    ServerUp,
+    StartServer,
+    StatusChanged,
+    StopServer,
+)
+from mcp_troupe.config import TroupeConfig
+from mcp_troupe.errors import ConnectionLost, ServerNotReady, TroupeClosed, TroupeError, UnknownTool
+from mcp_troupe.policy.names import assign_names
+from mcp_troupe.policy.trust import effective_risk
+from mcp_troupe.protocol import mcp as proto
+from mcp_troupe.protocol.mcp import ToolDefinition
+from mcp_troupe.types import ServerState, ServerStatus, ToolSpec
+
+__all__ = [
+    "CallTool",
+    "CancelToolCall",
+    "GetStatus",
+    "ListTools",
+    "RegistryActor",
+    "Restart",
+    "Shutdown",
+    "Start",
+    "Stop",
+    "WhenSettled",
+]
+
+log = logging.getLogger("mcp_troupe.registry")
+_COUNTER_LOCK = threading.Lock()
+
+
+# ---- commands from the facade ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CallTool:
+    """Call the tool with qualified ``name``; ``reply_to`` gets the raw ``CallToolResult`` or an error."""
+
+    name: str
+    arguments: Mapping[str, Any] | None
+    reply_to: Future[Any]
+    timeout: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CancelToolCall:
+    """The agent no longer wants the call whose future is ``reply_to``."""
+
+    name: str
+    reply_to: Future[Any]
+    reason: str = "cancelled by the client"
+
+
+@dataclass(frozen=True, slots=True)
+class ListTools:
+    """Reply with the tool table (``ready_only``: only tools of connected servers)."""
+
+    reply_to: Future[list[ToolSpec]]
+    ready_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GetStatus:
+    """Reply with every server's status, in configuration order."""
+
+    reply_to: Future[list[ServerStatus]]
+
+
+@dataclass(frozen=True, slots=True)
+class WhenSettled:
+    """Complete ``reply_to`` once every server is ready, failed, stopped or skipped."""
+
+    reply_to: Future[None]
+
+
+@dataclass(frozen=True, slots=True)
+class Restart:
+    """Restart one server's actors (closes an open circuit); others are untouched."""
+
+    server: str
+    reply_to: Future[None] = field(default_factory=Future)
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Stop one server; its tools leave the table."""
+
+    server: str
+    reply_to: Future[None] = field(default_factory=Future)
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Start a stopped (or failed) server again."""
+
+    server: str
+    reply_to: Future[None] = field(default_factory=Future)
+
+
+@dataclass(frozen=True, slots=True)
+class Shutdown:
+    """Unregister every tool, then stop every server; ``reply_to`` completes when all transports are closed."""
+
+    reply_to: Future[None] = field(default_factory=Future)
+
+
+RegistryMessage = (
+    CallTool
+    | CancelToolCall
+    | ListTools
+    | GetStatus
+    | WhenSettled
+    | Restart
+    | Stop
+    | Start
+    | Shutdown
+    | StatusChanged
+    | ServerUp
+    | ServerCatalog
+    | ServerDown
+)
+
+
+@dataclass(slots=True)
+class _Route:
+    server: str
+    original_name: str
+
+
+class RegistryActor(pykka.ThreadingActor):
+    """The tool table and the router."""
+
+    use_daemon_thread = True
+
+    def __init__(
+        self,
+        *,
+        config: TroupeConfig,
+        runtime: Runtime,
+        reserved_names: Sequence[str] = (),
+        supervisor_factory: Callable[..., pykka.ActorRef[Any]] | None = None,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.runtime = runtime
+        self.reserved_names = tuple(reserved_names)
+        self._supervisor_factory = supervisor_factory or ServerSupervisor.start
+        self._supervisors: dict[str, pykka.ActorRef[Any]] = {}
+        self._statuses: dict[str, ServerStatus] = {}
+        self._sessions: dict[str, tuple[int, pykka.ActorRef[Any]]] = {}
+        self._incarnations: dict[str, int] = {}
+        self._catalogs: dict[str, ServerCatalog] = {}
+        self._table: dict[str, ToolSpec] = {}
+        self._routes: dict[str, _Route] = {}
+        self._rejected: dict[str, dict[str, str]] = {}
+        self._settle_waiters: list[Future[None]] = []
+        self._is_shut_down = False
+
+    def on_start(self) -> None:
+        for name, server in self.config.servers.items():
+            if not self.config.mcp_enabled or not server.enabled:
+                reason = "tools.mcp.enabled is false" if not self.config.mcp_enabled else "enabled: false"
+                self._statuses[name] = ServerStatus(
+                    name=name, transport=server.transport, state=ServerState.SKIPPED, last_error=reason
+                )
+                log.info("server %s: skipped (%s)", name, reason)
+                continue
+            self._statuses[name] = ServerStatus(name=name, transport=server.transport, state=ServerState.CONNECTING)
+            ref = self.runtime.track(
+                self._supervisor_factory(
+                    config=server, reconnect=self.config.reconnect, registry=self.actor_ref, runtime=self.runtime
+                )
+            )
+            self._supervisors[name] = ref
+            ref.tell(StartServer())
+
+    # ---- dispatch ----------------------------------------------------------------------------------------
+
+    def on_receive(self, message: Any) -> None:
+        msg: RegistryMessage = message
+        match msg:
+            case CallTool():
+                self._on_call(msg)
+            case CancelToolCall():
+                route = self._routes.get(msg.name)
+                session = self._sessions.get(route.server) if route is not None else None
+                if session is not None:
+                    safe_tell(session[1], CancelCall(msg.reply_to, msg.reason))
+            case ListTools():
+                msg.reply_to.set_result(self._list_tools(msg.ready_only))
+            case GetStatus():
+                msg.reply_to.set_result(self._status_list())
+            case WhenSettled():
+                self._settle_waiters.append(msg.reply_to)
+                self._release_settle_waiters()
+            case StatusChanged(status=status):
+                if status.incarnation >= self._statuses.get(status.name, status).incarnation:
+                    self._statuses[status.name] = status
+                    self._release_settle_waiters()
+            case ServerUp():
+                self._on_server_up(msg)
+            case ServerCatalog():
+                if msg.incarnation == self._incarnations.get(msg.server):
+                    self._catalogs[msg.server] = msg
+                    self._rebuild()
+            case ServerDown():
+                self._on_server_down(msg)
+            case Restart() | Stop() | Start():
+                self._on_operator(msg)
+            case Shutdown():
+                self._on_shutdown(msg.reply_to)
+            case _:
+                assert_never(msg)
+
+    # ---- the call path -----------------------------------------------------------------------------------------
+
+    def _on_call(self, msg: CallTool) -> None:
+        route = self._routes.get(msg.name)
+        if route is None:
+            _fail(msg.reply_to, self._unknown_tool(msg.name))
+            return
+        session = self._sessions.get(route.server)
+        if session is None:
+            status = self._statuses.get(route.server)
+            state = str(status.state) if status is not None else "unknown"
+            _fail(msg.reply_to, ServerNotReady(route.server, state, status.last_error if status else None))
+            return
+        request = CallRequest(
+            proto.TOOLS_CALL,
+            proto.call_tool_params(route.original_name, msg.arguments),
+            msg.reply_to,
+            msg.timeout,
+        )
+        if not safe_tell(session[1], request):
+            _fail(msg.reply_to, ConnectionLost(route.server, "the session ended"))
+
+    def _unknown_tool(self, name: str) -> TroupeError:
+        if self._is_shut_down:
+            return TroupeClosed("the troupe is stopped")
+        for server, reasons in self._rejected.items():
+            for tool, reason in reasons.items():
+                if name in reason or f"mcp__{server}__{tool}" == name:
+                    return UnknownTool(name, reason=f"rejected: {reason}")
+        return UnknownTool(name)
+
+    # ---- the table ---------------------------------------------------------------------------------------------
+
+    def _on_server_up(self, msg: ServerUp) -> None:
+        if self._is_shut_down or msg.incarnation < self._incarnations.get(msg.server, 0):
+            return
+        self._incarnations[msg.server] = msg.incarnation
+        self._sessions[msg.server] = (msg.incarnation, msg.session)
+        self._catalogs[msg.server] = msg.catalog
+        self._rebuild()
+
+    def _on_server_down(self, msg: ServerDown) -> None:
+        if msg.incarnation < self._incarnations.get(msg.server, 0):
+            return
+        current = self._sessions.get(msg.server)
+        if current is not None and current[0] <= msg.incarnation:
+            del self._sessions[msg.server]
+        if msg.unregister and msg.server in self._catalogs:
+            del self._catalogs[msg.server]
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Re-apply policy to every catalog and swap the table in one step."""
+        definitions: dict[tuple[str, str], ToolDefinition] = {}
+        batches: dict[str, list[str]] = {}
+        for server in self.config.servers:
+            catalog = self._catalogs.get(server)
+            if catalog is None:
+                continue
+            names = batches.setdefault(server, [])
+            for tool in catalog.tools:
+                names.append(tool.name)
+                definitions.setdefault((server, tool.name), tool)
+        verdicts = assign_names(batches, reserved=self.reserved_names)
+        table: dict[str, ToolSpec] = {}
+        routes: dict[str, _Route] = {}
+        rejected: dict[str, dict[str, str]] = {}
+        for server, catalog in self._catalogs.items():
+            rejected[server] = dict(catalog.rejected)
+        for (server, tool_name), verdict in verdicts.items():
+            if verdict.rejected_reason is not None:
+                rejected.setdefault(server, {})[tool_name] = verdict.rejected_reason
+                log.warning("server %s: tool %r rejected: %s", server, tool_name, verdict.rejected_reason)
+                continue
+            tool = definitions[(server, tool_name)]
+            table[verdict.qualified] = ToolSpec(
+                name=verdict.qualified,
+                original_name=tool.name,
+                server=server,
+                description=tool.description,
+                input_schema=tool.input_schema,
+                title=tool.title,
+                output_schema=tool.output_schema,
+                annotations=tool.annotations,
+                risk=effective_risk(tool.annotations, "untrusted"),
+            )
+            routes[verdict.qualified] = _Route(server, tool.name)
+        self._table, self._routes, self._rejected = table, routes, rejected
+
+    def _list_tools(self, ready_only: bool) -> list[ToolSpec]:
+        result = []
+        for spec in self._table.values():
+            is_ready = spec.server in self._sessions
+            if ready_only and not is_ready:
+                continue
+            result.append(spec if is_ready else replace(spec, ready=False))
+        return result
+
+    def _status_list(self) -> list[ServerStatus]:
+        counts: dict[str, int] = {}
+        for spec in self._table.values():
+            counts[spec.server] = counts.get(spec.server, 0) + 1
+        return [
+            replace(status, tool_count=counts.get(name, 0), rejected=dict(self._rejected.get(name, {})))
+            for name, status in self._statuses.items()
+        ]
+
+    def _release_settle_waiters(self) -> None:
+        if not self._settle_waiters:
+            return
+        if all(status.state.is_settled for status in self._statuses.values()):
+            waiters, self._settle_waiters = self._settle_waiters, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    # ---- operator actions and shutdown ------------------------------------------------------------------------
+
+    def _on_operator(self, msg: Restart | Stop | Start) -> None:
+        supervisor = self._supervisors.get(msg.server)
+        if supervisor is None or self._is_shut_down:
+            known = ", ".join(self.config.servers) or "none"
+            state = "the troupe is stopped" if self._is_shut_down else f"configured servers: {known}"
+            reason = f"no running server {msg.server!r} ({state})"
+            _fail(msg.reply_to, ServerNotReady(msg.server, "unknown", reason))
+            return
+        match msg:
+            case Stop():
+                command: object = StopServer(msg.reply_to)
+            case Restart() | Start():
+                command = RestartServer(msg.reply_to)
+            case _:
+                assert_never(msg)
+        if not safe_tell(supervisor, command):
+            _fail(msg.reply_to, ServerNotReady(msg.server, "stopped"))
+
+    def _on_shutdown(self, reply_to: Future[None]) -> None:
+        # Unregister every MCP tool first, so after this point the model sees none.
+        self._is_shut_down = True
+        self._table, self._routes, self._sessions, self._catalogs = {}, {}, {}, {}
+        futures = []
+        for ref in self._supervisors.values():
+            done: Future[None] = Future()
+            if safe_tell(ref, StopServer(done)):
+                futures.append(done)
+        _complete_when_all(futures, reply_to)
+        for waiter in self._settle_waiters:
+            _fail(waiter, TroupeClosed("the troupe was stopped"))
+        self._settle_waiters = []
+
+
+def _fail(future: Future[Any], error: BaseException) -> None:
+    if not future.done():
+        try:
+            future.set_exception(error)
+        except Exception:  # noqa: BLE001 - cancelled by the caller meanwhile
+            pass
+
+
+def _complete_when_all(futures: list[Future[None]], reply_to: Future[None]) -> None:
+    if not futures:
+        reply_to.set_result(None)
+        return
+    remaining = [len(futures)]
+
+    def on_done(_future: Future[None]) -> None:
+        # Callbacks run on whichever thread completes each future, so the count needs a lock.
+        with _COUNTER_LOCK:
+            remaining[0] -= 1
+            is_last = remaining[0] == 0
+        if is_last and not reply_to.done():
+            reply_to.set_result(None)
+
+    for future in futures:
+        future.add_done_callback(on_done)
+

@@ -1,0 +1,670 @@
+"""SessionActor: one per connection (incarnation). Owns request ids, pending replies, the negotiated revision,
+the server's capabilities, the tool catalog's paging and refreshes, and the call deadlines.
+
+Flow (DESIGN §3): ``Connect`` → transport ``Open`` → ``Opened`` → ``initialize`` → version check →
+``notifications/initialized`` → ``tools/list`` page by page → ``SessionReady`` to the supervisor. Calls arrive
+as ``Request`` with a ``reply_to`` future, which this actor completes with the raw result (a mapping) or an
+error from :mod:`mcp_troupe.errors`. Nothing here blocks: the wire is reached through the transport's
+:class:`Outbound`, which posts writes to the I/O loop.
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, InvalidStateError
+from dataclasses import dataclass
+from typing import Any, Protocol, assert_never
+
+import pykka
+
+from mcp_troupe._version import __version__
+from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.transport import Open
+from mcp_troupe.errors import (
+    CallCancelled,
+    CallTimedOut,
+    ConnectFailed,
+    ConnectionLost,
+    MalformedMessage,
+    ProtocolError,
+    RemoteError,
+    TroupeError,
+)
+from mcp_troupe.protocol import jsonrpc
+from mcp_troupe.protocol import mcp as proto
+from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
+from mcp_troupe.protocol.mcp import InitializeResult, PageGuard, ToolDefinition
+from mcp_troupe.protocol.versions import LATEST, Revision, negotiate
+
+__all__ = [
+    "CallRequest",
+    "CancelCall",
+    "CatalogChanged",
+    "Close",
+    "Connect",
+    "Inbound",
+    "OpenFailed",
+    "Opened",
+    "Outbound",
+    "SessionActor",
+    "SessionFailed",
+    "SessionLost",
+    "SessionReady",
+    "TransportDown",
+]
+
+log = logging.getLogger("mcp_troupe.session")
+
+CLIENT_NAME = "mcp-troupe"
+# A peer that keeps writing garbage is broken, not chatty: after this many unreadable frames in a row the
+# connection is failed (one good frame resets the count).
+MAX_CONSECUTIVE_BAD_FRAMES = 100
+# Ids of calls we gave up on, remembered so that their late responses are dropped quietly.
+RECENTLY_ABANDONED = 1024
+
+
+class Outbound(Protocol):
+    """The write side of a transport, callable from the session's thread without blocking."""
+
+    def send(self, frame: bytes) -> None:
+        """Queue one frame for the wire (the transport adds framing)."""
+
+
+# ---- messages this actor handles -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Connect:
+    """Begin the connection: open the transport, then run the handshake."""
+
+    transport: pykka.ActorRef[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """The transport is up; ``outbound`` writes frames. (transport → session)"""
+
+    incarnation: int
+    outbound: Outbound
+    pid: int | None = None
+    session_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OpenFailed:
+    """The transport could not open. (transport → session)"""
+
+    incarnation: int
+    error: TroupeError
+
+
+@dataclass(frozen=True, slots=True)
+class Inbound:
+    """Frames read from the wire, in order. (transport → session)"""
+
+    incarnation: int
+    frames: list[bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class TransportDown:
+    """The transport died: the process exited, a pipe broke, a frame was too large. (transport → session)"""
+
+    incarnation: int
+    reason: str
+    stderr_tail: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CallRequest:
+    """Send ``method`` with ``params``; complete ``reply_to`` with the raw result or an error."""
+
+    method: str
+    params: Mapping[str, Any] | None
+    reply_to: Future[Any]
+    timeout: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CancelCall:
+    """The caller gave up on the call whose future is ``reply_to``; tell the server."""
+
+    reply_to: Future[Any]
+    reason: str = "cancelled by the client"
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Fail every pending call and stop; the supervisor closes the transport."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class _CheckDeadlines:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class _CallerGaveUp:
+    request_id: RequestId
+
+
+SessionMessage = (
+    Connect
+    | Opened
+    | OpenFailed
+    | Inbound
+    | TransportDown
+    | CallRequest
+    | CancelCall
+    | Close
+    | _CheckDeadlines
+    | _CallerGaveUp
+)
+
+
+# ---- reports this actor sends to its supervisor -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SessionReady:
+    """The handshake and the first full tool listing succeeded."""
+
+    incarnation: int
+    session: pykka.ActorRef[Any]
+    info: InitializeResult
+    tools: tuple[ToolDefinition, ...]
+    rejected: tuple[tuple[str, str], ...]
+    pid: int | None
+    session_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogChanged:
+    """A refresh after ``list_changed`` produced a new full tool listing."""
+
+    incarnation: int
+    tools: tuple[ToolDefinition, ...]
+    rejected: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFailed:
+    """The connection never became ready."""
+
+    incarnation: int
+    error: TroupeError
+    stderr_tail: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SessionLost:
+    """A ready connection died."""
+
+    incarnation: int
+    reason: str
+    stderr_tail: tuple[str, ...] = ()
+
+
+# ---- internal bookkeeping -------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Pending:
+    method: str
+    deadline: float | None
+    timeout: float | None
+    reply_to: Future[Any] | None = None
+    on_result: Callable[[Mapping[str, Any]], None] | None = None
+    on_error: Callable[[TroupeError], None] | None = None
+
+
+def _complete(future: Future[Any], result: Any) -> None:
+    # The caller may have cancelled the future from its own thread at any moment.
+    if not future.done():
+        try:
+            future.set_result(result)
+        except InvalidStateError:
+            pass
+
+
+def _fail(future: Future[Any], error: BaseException) -> None:
+    if not future.done():
+        try:
+            future.set_exception(error)
+        except InvalidStateError:
+            pass
+
+
+class SessionActor(pykka.ThreadingActor):
+    """One connection's protocol state."""
+
+    use_daemon_thread = True
+
+    def __init__(
+        self,
+        *,
+        server: str,
+        incarnation: int,
+        supervisor: pykka.ActorRef[Any],
+        runtime: Runtime,
+        call_timeout: float,
+        handshake_timeout: float,
+    ) -> None:
+        super().__init__()
+        self.server = server
+        self.incarnation = incarnation
+        self.supervisor = supervisor
+        self.runtime = runtime
+        self.call_timeout = call_timeout
+        self.handshake_timeout = handshake_timeout
+
+        self._transport: pykka.ActorRef[Any] | None = None
+        self._outbound: Outbound | None = None
+        self._pid: int | None = None
+        self._session_id: str | None = None
+        self._revision: Revision | None = None
+        self._info: InitializeResult | None = None
+        self._is_ready = False
+        self._is_closed = False
+
+        self._next_id = 1
+        self._pending: dict[RequestId, _Pending] = {}
+        self._abandoned: deque[RequestId] = deque(maxlen=RECENTLY_ABANDONED)
+        self._deadlines: list[tuple[float, RequestId]] = []
+        self._timer_at: float | None = None
+        self._bad_frames = 0
+
+        # Catalog refresh: at most one listing in flight; a list_changed meanwhile marks it dirty.
+        self._listing: PageGuard | None = None
+        self._listing_tools: list[ToolDefinition] = []
+        self._listing_rejected: list[tuple[str, str]] = []
+        self._is_catalog_dirty = False
+
+    # ---- dispatch ----------------------------------------------------------------------------------------
+
+    def on_receive(self, message: Any) -> None:
+        msg: SessionMessage = message
+        match msg:
+            case Inbound():
+                if msg.incarnation == self.incarnation:
+                    self._on_frames(msg.frames)
+            case CallRequest():
+                self._on_call(msg)
+            case _CheckDeadlines():
+                self._on_check_deadlines()
+            case CancelCall():
+                self._on_cancel(msg.reply_to, msg.reason)
+            case _CallerGaveUp():
+                self._abandon(msg.request_id, "the caller cancelled the call", CallCancelled)
+            case Connect():
+                self._transport = msg.transport
+                msg.transport.tell(Open())
+            case Opened():
+                if msg.incarnation == self.incarnation:
+                    self._on_opened(msg)
+            case OpenFailed():
+                if msg.incarnation == self.incarnation:
+                    self._report_failure(msg.error)
+            case TransportDown():
+                if msg.incarnation == self.incarnation:
+                    self._on_transport_down(msg.reason, msg.stderr_tail)
+            case Close():
+                self._fail_all(ConnectionLost(self.server, msg.reason))
+                self._is_closed = True
+                self.actor_ref.stop(block=False)
+            case _:
+                assert_never(msg)
+
+    def on_stop(self) -> None:
+        self._fail_all(ConnectionLost(self.server, "the session was stopped"))
+
+    # ---- handshake --------------------------------------------------------------------------------------
+
+    def _on_opened(self, msg: Opened) -> None:
+        self._outbound = msg.outbound
+        self._pid = msg.pid
+        self._session_id = msg.session_id
+        # spec: lifecycle — initialize MUST be the first interaction; we offer the latest revision we speak.
+        self._request_internal(
+            proto.INITIALIZE,
+            proto.initialize_params(LATEST, CLIENT_NAME, __version__),
+            self._on_initialize_result,
+            timeout=self.handshake_timeout,
+        )
+
+    def _on_initialize_result(self, result: Mapping[str, Any]) -> None:
+        try:
+            info = proto.parse_initialize_result(result)
+            self._revision = negotiate(info.protocol_version, server=self.server)
+        except ProtocolError as exc:
+            # spec: lifecycle — "If the client does not support the version in the server's response, it
+            # SHOULD disconnect." The supervisor closes the transport; we never send `initialized`.
+            self._report_failure(exc)
+            return
+        self._info = info
+        self._notify(proto.INITIALIZED, None)
+        log.debug("server %s speaks %s (%s)", self.server, info.protocol_version, info.server_info.get("name"))
+        if info.has_tools:
+            self._start_listing()
+        else:
+            self._publish_catalog()
+
+    # ---- catalog ----------------------------------------------------------------------------------------
+
+    def _start_listing(self) -> None:
+        self._listing = PageGuard(proto.TOOLS_LIST)
+        self._listing_tools = []
+        self._listing_rejected = []
+        self._is_catalog_dirty = False
+        self._request_page(None)
+
+    def _request_page(self, cursor: str | None) -> None:
+        timeout = self.call_timeout if self._is_ready else self.handshake_timeout
+        self._request_internal(proto.TOOLS_LIST, proto.list_params(cursor), self._on_tools_page, timeout=timeout)
+
+    def _on_tools_page(self, result: Mapping[str, Any]) -> None:
+        guard = self._listing
+        if guard is None:
+            return
+        try:
+            page = proto.parse_tools_page(result)
+            guard.count_page()
+            self._listing_tools.extend(page.tools)
+            self._listing_rejected.extend(page.rejected)
+            if page.next_cursor is not None:
+                if not self._is_catalog_dirty:
+                    guard.follow(page.next_cursor)
+                    self._request_page(page.next_cursor)
+                    return
+        except ProtocolError as exc:
+            self._listing = None
+            self._on_listing_error(exc)
+            return
+        self._listing = None
+        if self._is_catalog_dirty:
+            # A list_changed arrived while we were listing: what we have may be stale. List again from the
+            # start rather than publish a mix of old and new pages.
+            self._start_listing()
+            return
+        self._publish_catalog()
+
+    def _on_listing_error(self, error: TroupeError) -> None:
+        if not self._is_ready:
+            self._report_failure(error)
+            return
+        # A failed refresh keeps the last good catalog; the next list_changed tries again.
+        log.warning("server %s: tools/list refresh failed, keeping the previous tools: %s", self.server, error)
+
+    def _publish_catalog(self) -> None:
+        tools = tuple(self._listing_tools)
+        rejected = tuple(self._listing_rejected)
+        self._listing_tools = []
+        self._listing_rejected = []
+        if self._is_ready:
+            safe_tell(self.supervisor, CatalogChanged(self.incarnation, tools, rejected))
+            return
+        assert self._info is not None
+        self._is_ready = True
+        safe_tell(
+            self.supervisor,
+            SessionReady(
+                incarnation=self.incarnation,
+                session=self.actor_ref,
+                info=self._info,
+                tools=tools,
+                rejected=rejected,
+                pid=self._pid,
+                session_id=self._session_id,
+            ),
+        )
+
+    def _on_list_changed(self) -> None:
+        if self._info is None:
+            return
+        if self._listing is not None:
+            self._is_catalog_dirty = True
+        elif self._is_ready:
+            self._start_listing()
+
+    # ---- calls ------------------------------------------------------------------------------------------
+
+    def _on_call(self, msg: CallRequest) -> None:
+        reply_to = msg.reply_to
+        if reply_to.done():  # cancelled before it reached us
+            return
+        if self._is_closed or not self._is_ready or self._outbound is None:
+            _fail(reply_to, ConnectionLost(self.server, "the session is not connected"))
+            return
+        timeout = msg.timeout if msg.timeout is not None else self.call_timeout
+        request_id = self._send_request(msg.method, msg.params, timeout, reply_to=reply_to)
+        self_ref = self.actor_ref
+
+        def on_done(future: Future[Any]) -> None:
+            if future.cancelled():
+                safe_tell(self_ref, _CallerGaveUp(request_id))
+
+        reply_to.add_done_callback(on_done)
+
+    def _on_cancel(self, reply_to: Future[Any], reason: str) -> None:
+        for request_id, pending in self._pending.items():
+            if pending.reply_to is reply_to:
+                self._abandon(request_id, reason, CallCancelled)
+                return
+
+    def _abandon(self, request_id: RequestId, reason: str, error_type: type[CallCancelled]) -> None:
+        pending = self._pending.pop(request_id, None)
+        if pending is None:
+            return
+        self._send_cancelled(request_id, reason)
+        if pending.reply_to is not None:
+            _fail(pending.reply_to, error_type(self.server, request_id, pending.method))
+
+    def _send_cancelled(self, request_id: RequestId, reason: str) -> None:
+        # spec: cancellation — the sender SHOULD ignore a response that arrives afterwards; remembering the
+        # id lets us drop it quietly instead of warning about an unknown id.
+        self._abandoned.append(request_id)
+        self._notify(proto.CANCELLED, proto.cancelled_params(request_id, reason))
+
+    # ---- the wire -----------------------------------------------------------------------------------------
+
+    def _send_request(
+        self,
+        method: str,
+        params: Mapping[str, Any] | None,
+        timeout: float | None,
+        *,
+        reply_to: Future[Any] | None = None,
+        on_result: Callable[[Mapping[str, Any]], None] | None = None,
+        on_error: Callable[[TroupeError], None] | None = None,
+    ) -> RequestId:
+        request_id = self._next_id
+        self._next_id += 1
+        deadline = None
+        if timeout is not None:
+            deadline = time.monotonic() + timeout
+            self._arm_deadline(deadline, request_id)
+        self._pending[request_id] = _Pending(method, deadline, timeout, reply_to, on_result, on_error)
+        assert self._outbound is not None
+        self._outbound.send(jsonrpc.encode_request(request_id, method, params))
+        return request_id
+
+    def _request_internal(
+        self,
+        method: str,
+        params: Mapping[str, Any] | None,
+        on_result: Callable[[Mapping[str, Any]], None],
+        *,
+        timeout: float,
+    ) -> None:
+        self._send_request(method, params, timeout, on_result=on_result, on_error=self._on_internal_error)
+
+    def _on_internal_error(self, error: TroupeError) -> None:
+        if not self._is_ready:
+            self._report_failure(error)
+        elif self._listing is not None:
+            self._listing = None
+            self._on_listing_error(error)
+
+    def _notify(self, method: str, params: Mapping[str, Any] | None) -> None:
+        if self._outbound is not None:
+            self._outbound.send(jsonrpc.encode_notification(method, params))
+
+    def _on_frames(self, frames: list[bytes]) -> None:
+        batching = self._revision is not None and self._revision.batching
+        for frame in frames:
+            try:
+                messages = jsonrpc.decode_batch(frame) if batching else [jsonrpc.decode(frame)]
+            except MalformedMessage as exc:
+                self._on_bad_frame(exc)
+                continue
+            self._bad_frames = 0
+            for message in messages:
+                self._on_message(message)
+
+    def _on_bad_frame(self, exc: MalformedMessage) -> None:
+        # spec: stdio — servers MUST NOT write non-MCP output to stdout; many do (a stray print). One bad line
+        # is skipped so later calls are unaffected; a stream of them means the server is broken.
+        self._bad_frames += 1
+        log.warning("server %s: skipped an unreadable frame: %s", self.server, exc)
+        if self._bad_frames >= MAX_CONSECUTIVE_BAD_FRAMES:
+            self._on_transport_down(f"{self._bad_frames} unreadable frames in a row on stdout", ())
+
+    def _on_message(self, message: jsonrpc.Message) -> None:
+        match message:
+            case Response(id=response_id, result=result):
+                pending = self._pending.pop(response_id, None)
+                if pending is None:
+                    self._on_unknown_response(response_id)
+                elif pending.reply_to is not None:
+                    _complete(pending.reply_to, result)
+                elif pending.on_result is not None:
+                    pending.on_result(result)
+            case ErrorResponse(id=response_id, error=error):
+                pending = self._pending.pop(response_id, None) if response_id is not None else None
+                if pending is None:
+                    if response_id is None:
+                        log.warning("server %s sent an error without an id: %s", self.server, error.message)
+                    else:
+                        self._on_unknown_response(response_id)
+                    return
+                remote = RemoteError(
+                    self.server, response_id, pending.method, error.code, error.message, error.data
+                )
+                if pending.reply_to is not None:
+                    _fail(pending.reply_to, remote)
+                elif pending.on_error is not None:
+                    pending.on_error(remote)
+            case Request():
+                self._on_server_request(message)
+            case Notification(method=method):
+                self._on_notification(method)
+            case _:
+                assert_never(message)
+
+    def _on_unknown_response(self, response_id: RequestId) -> None:
+        if response_id in self._abandoned:
+            log.debug("server %s: dropped a late response for cancelled id %r", self.server, response_id)
+        else:
+            log.warning("server %s sent a response for unknown JSON-RPC id %r; dropped", self.server, response_id)
+
+    def _on_server_request(self, request: Request) -> None:
+        if request.method == proto.PING:
+            reply: jsonrpc.Message = Response(request.id, {})
+        else:
+            # We declare no client capabilities (sampling, elicitation, roots): the server must not ask, and
+            # if it does it gets a clear "method not found" at once rather than a hang.
+            reply = ErrorResponse(
+                request.id,
+                ErrorObject(jsonrpc.METHOD_NOT_FOUND, f"Method not found: {request.method} (not supported)"),
+            )
+            log.info("server %s asked for %s; answered -32601", self.server, request.method)
+        if self._outbound is not None:
+            self._outbound.send(jsonrpc.encode(reply))
+
+    def _on_notification(self, method: str) -> None:
+        if method == proto.TOOLS_LIST_CHANGED:
+            self._on_list_changed()
+        # progress, logging, resource and prompt changes are not consumed by this layer (yet); ignored quietly.
+
+    # ---- deadlines ----------------------------------------------------------------------------------------
+
+    def _arm_deadline(self, deadline: float, request_id: RequestId) -> None:
+        heapq.heappush(self._deadlines, (deadline, request_id))
+        # Completed calls leave stale heap entries behind; rebuild when they dominate.
+        if len(self._deadlines) > 2 * len(self._pending) + 1024:
+            self._deadlines = [
+                (p.deadline, rid) for rid, p in self._pending.items() if p.deadline is not None
+            ]
+            heapq.heappush(self._deadlines, (deadline, request_id))
+            heapq.heapify(self._deadlines)
+        if self._timer_at is None or deadline < self._timer_at:
+            self._timer_at = deadline
+            self.runtime.loop.call_later(
+                deadline - time.monotonic(), safe_tell, self.actor_ref, _CheckDeadlines()
+            )
+
+    def _on_check_deadlines(self) -> None:
+        self._timer_at = None
+        now = time.monotonic()
+        heap = self._deadlines
+        while heap and heap[0][0] <= now:
+            deadline, request_id = heapq.heappop(heap)
+            pending = self._pending.get(request_id)
+            if pending is None or pending.deadline != deadline:
+                continue
+            del self._pending[request_id]
+            self._on_timed_out(request_id, pending)
+        if heap:
+            self._timer_at = heap[0][0]
+            self.runtime.loop.call_later(heap[0][0] - now, safe_tell, self.actor_ref, _CheckDeadlines())
+
+    def _on_timed_out(self, request_id: RequestId, pending: _Pending) -> None:
+        timeout = pending.timeout or 0.0
+        # spec: 2025-06-18 lifecycle, timeouts — on timeout the sender SHOULD send notifications/cancelled
+        # and stop waiting; initialize MUST NOT be cancelled.
+        if pending.method != proto.INITIALIZE:
+            self._send_cancelled(request_id, f"timed out after {timeout:g} s")
+        error = CallTimedOut(self.server, request_id, pending.method, timeout)
+        if pending.reply_to is not None:
+            _fail(pending.reply_to, error)
+        elif pending.on_error is not None:
+            pending.on_error(error)
+
+    # ---- failure -------------------------------------------------------------------------------------------
+
+    def _fail_all(self, error: TroupeError) -> None:
+        # DESIGN rule 4: a dead connection fails every pending call at once, never at its timeout.
+        pending, self._pending = self._pending, {}
+        self._deadlines = []
+        for item in pending.values():
+            if item.reply_to is not None:
+                _fail(item.reply_to, error)
+
+    def _on_transport_down(self, reason: str, stderr_tail: tuple[str, ...]) -> None:
+        if self._is_closed:
+            return
+        self._is_closed = True
+        self._fail_all(ConnectionLost(self.server, reason))
+        if self._is_ready:
+            safe_tell(self.supervisor, SessionLost(self.incarnation, reason, stderr_tail))
+        else:
+            safe_tell(
+                self.supervisor,
+                SessionFailed(self.incarnation, ConnectFailed(self.server, reason, stderr_tail=stderr_tail)),
+            )
+
+    def _report_failure(self, error: TroupeError) -> None:
+        if self._is_closed:
+            return
+        self._is_closed = True
+        self._fail_all(ConnectionLost(self.server, str(error)))
+        if self._is_ready:
+            safe_tell(self.supervisor, SessionLost(self.incarnation, str(error)))
+        else:
+            safe_tell(self.supervisor, SessionFailed(self.incarnation, error))

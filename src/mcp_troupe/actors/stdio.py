@@ -1,0 +1,354 @@
+"""StdioTransport: one per stdio connection (incarnation). Owns the server process and its process group.
+
+The actor is thin: it takes ``Open`` / ``CloseTransport`` and keeps the lifecycle. The wire lives on the I/O
+loop in :class:`_StdioConnection`, an asyncio subprocess protocol: reads arrive as callbacks (no task per read),
+complete frames go straight to the session as one ``Inbound`` per chunk, and writes from the session's
+thread are batched into one loop wake-up per burst.
+
+The server runs in its own process group (``start_new_session``) so that closing it also ends whatever it
+spawned — the ``npx`` / ``uv run`` wrapper case, where the real server is a grandchild that never sees EOF.
+spec: lifecycle, stdio shutdown — close stdin, wait, SIGTERM, wait, SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import threading
+from collections import deque
+from collections.abc import Mapping
+from concurrent.futures import Future
+from typing import Any, assert_never
+
+import pykka
+
+from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.session import Inbound, OpenFailed, Opened, TransportDown
+from mcp_troupe.actors.transport import CloseTransport, Open
+from mcp_troupe.config import ServerConfig
+from mcp_troupe.errors import ConnectFailed, FrameTooLarge
+from mcp_troupe.protocol.jsonrpc import LineFramer
+
+__all__ = ["INHERITED_ENVIRONMENT", "StdioTransport", "server_environment"]
+
+log = logging.getLogger("mcp_troupe.stdio")
+
+# What a server inherits from our environment, besides its configured `env`. Secrets in the agent's own
+# environment (API keys, tokens) are not handed to every server by default; pass them explicitly in `env`.
+INHERITED_ENVIRONMENT = (
+    "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LANGUAGE", "TZ", "TMPDIR",
+    "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME",
+    "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
+    "SSL_CERT_FILE", "SSL_CERT_DIR", "VIRTUAL_ENV", "SYSTEMROOT",
+)  # fmt: skip
+STDERR_TAIL_LINES = 40
+STDERR_LINE_LIMIT = 1000
+
+
+def server_environment(configured: Mapping[str, str], parent: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a stdio server starts with: a safe subset of ours, then its configured ``env``."""
+    source = os.environ if parent is None else parent
+    env = {key: source[key] for key in INHERITED_ENVIRONMENT if key in source}
+    env.update({key: value for key, value in source.items() if key.startswith("LC_")})
+    env.update(configured)
+    return env
+
+
+def _group_is_alive(pgid: int) -> bool:
+    """Whether any non-zombie process is left in process group ``pgid``."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # killpg also succeeds while only zombies are left (reparented to a PID 1 that does not reap); look closer.
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return True
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        # Fields after the command (which may hold spaces and parentheses): state ppid pgrp ...
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) >= 3 and int(fields[2]) == pgid and fields[0] != b"Z":
+            return True
+    return False
+
+
+def _kill_group(pgid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class _StdioConnection(asyncio.SubprocessProtocol):
+    """The loop side of one stdio connection. Every method except :meth:`send` runs on the I/O loop."""
+
+    def __init__(
+        self, server: str, incarnation: int, session: pykka.ActorRef[Any], runtime: Runtime, max_frame: int
+    ) -> None:
+        self.server = server
+        self.incarnation = incarnation
+        self.session = session
+        self.runtime = runtime
+        self.framer = LineFramer(max_frame)
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+        self._stderr_partial = b""
+        self.process: asyncio.SubprocessTransport | None = None
+        self.stdin: asyncio.WriteTransport | None = None
+        self.pid: int | None = None
+        self.returncode: int | None = None
+        self._exited: asyncio.Event | None = None
+        self._stdout_closed = False
+        self._is_down = False
+        self._is_closing = False
+        # Writes from the session thread are queued here and flushed by one loop callback per burst.
+        self._out_lock = threading.Lock()
+        self._out: list[bytes] = []
+        self._flush_scheduled = False
+
+    # ---- opening -----------------------------------------------------------------------------------
+
+    async def open(self, command: str, args: tuple[str, ...], env: dict[str, str], cwd: str | None) -> None:
+        loop = asyncio.get_running_loop()
+        self._exited = asyncio.Event()
+        try:
+            transport, _ = await loop.subprocess_exec(
+                lambda: self,
+                command,
+                *args,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=env,
+                cwd=cwd,
+                start_new_session=True,
+            )
+        except FileNotFoundError as exc:
+            if cwd is not None and exc.filename == cwd:
+                self._open_failed(f"working directory {cwd!r} does not exist")
+            else:
+                self._open_failed(f"command not found: {command!r}")
+            return
+        except OSError as exc:
+            self._open_failed(f"could not start {command!r}: {exc.strerror or exc}")
+            return
+        self.process = transport
+        self.pid = transport.get_pid()
+        if self._is_closing:  # closed while we were spawning
+            await self.close(0.0)
+            return
+        safe_tell(self.session, Opened(self.incarnation, self, pid=self.pid))
+
+    def _open_failed(self, reason: str) -> None:
+        self._is_down = True
+        if self._exited is not None:
+            self._exited.set()
+        safe_tell(self.session, OpenFailed(self.incarnation, ConnectFailed(self.server, reason)))
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        stdin = transport.get_pipe_transport(0)
+        assert isinstance(stdin, asyncio.WriteTransport)
+        self.stdin = stdin
+
+    # ---- writing (Outbound) ------------------------------------------------------------------------------
+
+    def send(self, frame: bytes) -> None:
+        """Queue ``frame`` for the server's stdin; safe to call from any thread."""
+        with self._out_lock:
+            self._out.append(frame)
+            if self._flush_scheduled:
+                return
+            self._flush_scheduled = True
+        if not self.runtime.loop.post_if_running(self._flush):
+            with self._out_lock:
+                self._out.clear()
+                self._flush_scheduled = False
+
+    def _flush(self) -> None:
+        with self._out_lock:
+            frames, self._out = self._out, []
+            self._flush_scheduled = False
+        stdin = self.stdin
+        if stdin is None or stdin.is_closing() or self._is_down:
+            return
+        frames.append(b"")
+        stdin.write(b"\n".join(frames))
+
+    # ---- reading ---------------------------------------------------------------------------------------
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if fd == 1:
+            if self._is_down:
+                return
+            try:
+                frames = self.framer.feed(data)
+            except FrameTooLarge as exc:
+                self._report_down(str(exc))
+                return
+            if frames:
+                safe_tell(self.session, Inbound(self.incarnation, frames))
+        elif fd == 2:
+            self._on_stderr(data)
+
+    def _on_stderr(self, data: bytes) -> None:
+        lines = (self._stderr_partial + data).split(b"\n")
+        partial = lines.pop()
+        # A server that writes megabytes to stderr without a newline must not grow our memory.
+        if len(partial) > STDERR_LINE_LIMIT:
+            lines.append(partial)
+            partial = b""
+        self._stderr_partial = partial
+        for raw in lines:
+            line = raw.decode("utf-8", "replace").rstrip("\r")[:STDERR_LINE_LIMIT]
+            if line:
+                self.stderr_tail.append(line)
+                log.debug("server %s stderr: %s", self.server, line)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd != 1:
+            return
+        self._stdout_closed = True
+        if self.returncode is not None:
+            self._report_down(self._exit_reason())
+        else:
+            # stdout closed but the process lives on: give it a moment to exit so the reason can carry its
+            # exit code, then report anyway.
+            asyncio.get_running_loop().call_later(0.2, self._report_down, "the server closed its stdout")
+
+    def process_exited(self) -> None:
+        assert self.process is not None
+        self.returncode = self.process.get_returncode()
+        if self._exited is not None:
+            self._exited.set()
+        if self._stdout_closed:
+            self._report_down(self._exit_reason())
+        else:
+            # Frames the server wrote just before exiting may still be in the pipe; read them first. A
+            # grandchild holding stdout open must not delay the report for long, though.
+            asyncio.get_running_loop().call_later(0.5, self._report_down, self._exit_reason())
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._report_down(self._exit_reason())
+
+    def _exit_reason(self) -> str:
+        code = self.returncode
+        if code is None:
+            return "the server closed its stdout"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"the server process was killed by {name}"
+        return f"the server process exited with code {code}"
+
+    def _report_down(self, reason: str) -> None:
+        if self._is_down:
+            return
+        self._is_down = True
+        if self._stderr_partial:
+            self._on_stderr(b"\n")
+        if not self._is_closing:
+            safe_tell(self.session, TransportDown(self.incarnation, reason, tuple(self.stderr_tail)))
+
+    # ---- closing ---------------------------------------------------------------------------------------
+
+    async def close(self, grace: float) -> None:
+        """Close stdin, wait, SIGTERM the group, wait, SIGKILL it; return once nothing of it is left."""
+        self._is_closing = True
+        process = self.process
+        if process is None or self.pid is None:
+            return
+        pgid = self.pid  # start_new_session: the leader's pid is the group id, fixed at spawn time
+        if self.returncode is None and self.stdin is not None and not self.stdin.is_closing():
+            self.stdin.close()
+            await self._wait_exit(grace)
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            if self.returncode is None or _group_is_alive(pgid):
+                _kill_group(pgid, sig)
+                await self._wait_group(pgid, grace if sig == signal.SIGTERM else 2.0)
+        process.close()
+        self._report_down("closed")
+
+    async def _wait_exit(self, timeout: float) -> None:
+        if self._exited is None or timeout <= 0:
+            return
+        try:
+            await asyncio.wait_for(self._exited.wait(), timeout)
+        except TimeoutError:
+            pass
+
+    async def _wait_group(self, pgid: int, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        await self._wait_exit(timeout)
+        while _group_is_alive(pgid) and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+
+    def kill_now(self) -> None:
+        """Last resort from any thread: SIGKILL the whole group without waiting."""
+        if self.pid is not None and self.returncode is None:
+            _kill_group(self.pid, signal.SIGKILL)
+
+
+class StdioTransport(pykka.ThreadingActor):
+    """One stdio connection's lifecycle: spawn on ``Open``, graceful close on ``CloseTransport``."""
+
+    use_daemon_thread = True
+
+    def __init__(
+        self,
+        *,
+        config: ServerConfig,
+        incarnation: int,
+        session: pykka.ActorRef[Any],
+        runtime: Runtime,
+        max_frame: int = 16 * 1024 * 1024,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.runtime = runtime
+        self.connection = _StdioConnection(config.name, incarnation, session, runtime, max_frame)
+        self._is_closing = False
+
+    def on_receive(self, message: Any) -> None:
+        msg: Open | CloseTransport = message
+        match msg:
+            case Open():
+                config = self.config
+                assert config.command is not None
+                env = server_environment(config.env)
+                self.runtime.loop.spawn(
+                    self.connection.open, config.command, config.args, env, config.cwd, name=f"open {config.name}"
+                )
+            case CloseTransport():
+                if self._is_closing:
+                    return
+                self._is_closing = True
+                self.runtime.loop.spawn(self._close, msg.reply_to, msg.grace, name=f"close {self.config.name}")
+            case _:
+                assert_never(msg)
+
+    async def _close(self, reply_to: Future[tuple[str, ...]], grace: float) -> None:
+        try:
+            await self.connection.close(grace)
+        finally:
+            if not reply_to.done():
+                reply_to.set_result(tuple(self.connection.stderr_tail))
+            self.actor_ref.stop(block=False)
+
+    def on_stop(self) -> None:
+        # Stopped without a graceful close (the troupe is being torn down): never leave the process behind.
+        self.connection.kill_now()

@@ -1,0 +1,441 @@
+"""ServerSupervisor: one per configured server. Owns the server's state, attempts, incarnation, and the refs of
+its current children (a session and a transport, brand new for every incarnation).
+
+States: connecting → ready; connecting → backoff → connecting … → failed (after ``max_attempts`` retries);
+ready → backoff (runtime loss) → connecting …; any → stopped (operator stop or shutdown); skipped (never
+connected, e.g. disabled by policy). A restart closes the circuit from any state.
+
+Every report from a child carries its incarnation; reports from an older incarnation are dropped (DESIGN §2
+rule 3). The old transport is fully closed (process group gone) before the next incarnation starts.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, assert_never
+
+import pykka
+
+from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.session import (
+    CatalogChanged,
+    Close,
+    Connect,
+    SessionActor,
+    SessionFailed,
+    SessionLost,
+    SessionReady,
+)
+from mcp_troupe.actors.transport import CloseTransport
+from mcp_troupe.config import ReconnectPolicy, ServerConfig
+from mcp_troupe.errors import ConnectFailed, TroupeError
+from mcp_troupe.types import ServerState, ServerStatus
+
+__all__ = [
+    "ServerCatalog",
+    "ServerDown",
+    "ServerUp",
+    "ServerSupervisor",
+    "StartServer",
+    "StopServer",
+    "RestartServer",
+]
+
+log = logging.getLogger("mcp_troupe.supervisor")
+
+# A connection that stayed up this long is "stable": its loss starts backoff from scratch.
+STABLE_PERIOD = 30.0
+# Grace periods when closing a transport: generous on an orderly stop, short when tearing down a failure.
+STOP_GRACE = 2.0
+FAILURE_GRACE = 0.5
+
+
+# ---- commands ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StartServer:
+    """Connect (the first time)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RestartServer:
+    """Tear down the current children and connect again at once, closing an open circuit."""
+
+    reply_to: Future[None] = field(default_factory=Future)
+
+
+@dataclass(frozen=True, slots=True)
+class StopServer:
+    """Close the connection and stay stopped; ``reply_to`` completes once the transport is closed."""
+
+    reply_to: Future[None] = field(default_factory=Future)
+
+
+@dataclass(frozen=True, slots=True)
+class _Connect:
+    generation: int
+
+
+@dataclass(frozen=True, slots=True)
+class _ConnectDeadline:
+    incarnation: int
+
+
+@dataclass(frozen=True, slots=True)
+class _TransportClosed:
+    incarnation: int
+    stderr_tail: tuple[str, ...]
+
+
+SupervisorMessage = (
+    StartServer
+    | RestartServer
+    | StopServer
+    | _Connect
+    | _ConnectDeadline
+    | _TransportClosed
+    | SessionReady
+    | CatalogChanged
+    | SessionFailed
+    | SessionLost
+)
+
+
+# ---- reports to the registry ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ServerUp:
+    """A new incarnation is ready: route calls to ``session``; its full catalog is in ``catalog``."""
+
+    server: str
+    incarnation: int
+    session: pykka.ActorRef[Any]
+    catalog: ServerCatalog
+
+
+@dataclass(frozen=True, slots=True)
+class ServerCatalog:
+    """The server's tool listing as it arrived (before policy)."""
+
+    server: str
+    incarnation: int
+    tools: tuple[Any, ...]
+    rejected: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerDown:
+    """The server can take no calls; ``unregister`` removes its tools from the table too."""
+
+    server: str
+    incarnation: int
+    unregister: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StatusChanged:
+    """A fresh status snapshot."""
+
+    status: ServerStatus
+
+
+class ServerSupervisor(pykka.ThreadingActor):
+    """Keeps one server connected."""
+
+    use_daemon_thread = True
+
+    def __init__(
+        self,
+        *,
+        config: ServerConfig,
+        reconnect: ReconnectPolicy,
+        registry: pykka.ActorRef[Any],
+        runtime: Runtime,
+        max_frame: int = 16 * 1024 * 1024,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.reconnect = reconnect
+        self.registry = registry
+        self.runtime = runtime
+        self.max_frame = max_frame
+
+        self.state = ServerState.CONNECTING
+        self.incarnation = 0
+        self.attempts = 0
+        self.last_error: str | None = None
+        self.stderr_tail: tuple[str, ...] = ()
+        self._session: pykka.ActorRef[Any] | None = None
+        self._transport: pykka.ActorRef[Any] | None = None
+        self._pid: int | None = None
+        self._session_id: str | None = None
+        self._protocol_version: str | None = None
+        self._server_info: dict[str, Any] | None = None
+        self._ready_since: float | None = None
+        # Incarnations whose transports are still closing; the next one waits for them.
+        self._closing: set[int] = set()
+        self._connect_when_closed = False
+        # Bumped whenever a scheduled _Connect must no longer fire (restart, stop).
+        self._generation = 0
+        self._stop_waiters: list[Future[None]] = []
+
+    # ---- dispatch ----------------------------------------------------------------------------------------
+
+    def on_receive(self, message: Any) -> None:
+        msg: SupervisorMessage = message
+        match msg:
+            case StartServer():
+                self._connect_now()
+            case _Connect(generation=generation):
+                if generation == self._generation and self.state is ServerState.BACKOFF:
+                    self._connect_now()
+            case SessionReady():
+                if msg.incarnation == self.incarnation and self.state is ServerState.CONNECTING:
+                    self._on_ready(msg)
+            case CatalogChanged():
+                if msg.incarnation == self.incarnation and self.state is ServerState.READY:
+                    self._tell_registry(
+                        ServerCatalog(self.config.name, msg.incarnation, msg.tools, msg.rejected)
+                    )
+                    self.runtime.emit("changed", self.config.name, msg.incarnation, f"{len(msg.tools)} tools")
+            case SessionFailed():
+                if msg.incarnation == self.incarnation and self.state is ServerState.CONNECTING:
+                    self._on_connect_failed(msg.error)
+            case _ConnectDeadline():
+                if msg.incarnation == self.incarnation and self.state is ServerState.CONNECTING:
+                    timeout = self.config.connect_timeout
+                    self._on_connect_failed(
+                        ConnectFailed(
+                            self.config.name,
+                            f"no ready connection within connect_timeout ({timeout:g} s)",
+                        )
+                    )
+            case SessionLost():
+                if msg.incarnation == self.incarnation and self.state is ServerState.READY:
+                    self._on_lost(msg)
+            case _TransportClosed(incarnation=incarnation, stderr_tail=stderr_tail):
+                self._closing.discard(incarnation)
+                if stderr_tail and self.state is not ServerState.READY:
+                    # The last words of a server that failed: shown in status next to last_error.
+                    self.stderr_tail = stderr_tail
+                    self._publish_status()
+                if not self._closing:
+                    if self._connect_when_closed:
+                        self._connect_when_closed = False
+                        self._start_incarnation()
+                    self._release_stop_waiters()
+            case RestartServer():
+                self._on_restart(msg.reply_to)
+            case StopServer():
+                self._on_stop_requested(msg.reply_to)
+            case _:
+                assert_never(msg)
+
+    def on_start(self) -> None:
+        self._publish_status()
+
+    def on_stop(self) -> None:
+        self._teardown("the supervisor stopped", grace=0.0)
+
+    # ---- connecting ---------------------------------------------------------------------------------------
+
+    def _connect_now(self) -> None:
+        self.state = ServerState.CONNECTING
+        self._publish_status()
+        if self._closing:
+            self._connect_when_closed = True
+        else:
+            self._start_incarnation()
+
+    def _start_incarnation(self) -> None:
+        self.incarnation += 1
+        incarnation = self.incarnation
+        config = self.config
+        session = self.runtime.track(
+            SessionActor.start(
+                server=config.name,
+                incarnation=incarnation,
+                supervisor=self.actor_ref,
+                runtime=self.runtime,
+                call_timeout=config.timeout,
+                handshake_timeout=config.connect_timeout,
+            )
+        )
+        transport = self.runtime.track(self._start_transport(incarnation, session))
+        self._session = session
+        self._transport = transport
+        self._pid = None
+        self._session_id = None
+        log.info("server %s: connecting (incarnation %d, attempt %d)", config.name, incarnation, self.attempts + 1)
+        # connect_timeout bounds the whole flow: spawn/TCP, initialize, and the first full tool listing.
+        self.runtime.loop.call_later(
+            config.connect_timeout, safe_tell, self.actor_ref, _ConnectDeadline(incarnation)
+        )
+        session.tell(Connect(transport))
+        self._publish_status()
+
+    def _start_transport(self, incarnation: int, session: pykka.ActorRef[Any]) -> pykka.ActorRef[Any]:
+        if self.config.transport == "stdio":
+            from mcp_troupe.actors.stdio import StdioTransport  # noqa: PLC0415 - keeps start-up imports lean
+
+            return StdioTransport.start(
+                config=self.config,
+                incarnation=incarnation,
+                session=session,
+                runtime=self.runtime,
+                max_frame=self.max_frame,
+            )
+        raise TroupeError(f"server {self.config.name!r}: transport {self.config.transport!r} is not available")
+
+    def _on_ready(self, msg: SessionReady) -> None:
+        self.state = ServerState.READY
+        self.attempts = 0
+        self.last_error = None
+        self._pid = msg.pid
+        self._session_id = msg.session_id
+        self._protocol_version = msg.info.protocol_version
+        self._server_info = dict(msg.info.server_info)
+        self._ready_since = time.monotonic()
+        log.info(
+            "server %s: ready (incarnation %d, protocol %s, %d tools)",
+            self.config.name, msg.incarnation, msg.info.protocol_version, len(msg.tools),
+        )  # fmt: skip
+        self._tell_registry(
+            ServerUp(
+                self.config.name,
+                msg.incarnation,
+                msg.session,
+                ServerCatalog(self.config.name, msg.incarnation, msg.tools, msg.rejected),
+            )
+        )
+        self._publish_status()
+        self.runtime.emit("connected", self.config.name, msg.incarnation, f"{len(msg.tools)} tools")
+
+    def _on_connect_failed(self, error: TroupeError) -> None:
+        self.last_error = str(error)
+        if isinstance(error, ConnectFailed) and error.stderr_tail:
+            self.stderr_tail = error.stderr_tail
+        log.warning("server %s: %s", self.config.name, error)
+        self._teardown(str(error), grace=FAILURE_GRACE)
+        self._schedule_retry()
+
+    def _on_lost(self, msg: SessionLost) -> None:
+        self.last_error = msg.reason
+        if msg.stderr_tail:
+            self.stderr_tail = msg.stderr_tail
+        stable = self._ready_since is not None and time.monotonic() - self._ready_since >= STABLE_PERIOD
+        if stable:
+            self.attempts = 0
+        log.warning("server %s: connection lost: %s", self.config.name, msg.reason)
+        self._tell_registry(ServerDown(self.config.name, msg.incarnation, unregister=False))
+        self.runtime.emit("lost", self.config.name, msg.incarnation, msg.reason)
+        self._teardown(msg.reason, grace=FAILURE_GRACE)
+        self._schedule_retry()
+
+    def _schedule_retry(self) -> None:
+        self._ready_since = None
+        policy = self.reconnect
+        if self.attempts >= policy.max_attempts:
+            self.state = ServerState.FAILED
+            log.error(
+                "server %s: failed after %d attempts; restart it to try again (last error: %s)",
+                self.config.name, self.attempts + 1, self.last_error,
+            )  # fmt: skip
+            self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
+            self._publish_status()
+            self.runtime.emit("failed", self.config.name, self.incarnation, self.last_error or "")
+            return
+        delay = min(policy.initial_delay * (2**self.attempts), policy.max_delay)
+        if self.incarnation > 1 and self.attempts == 0:
+            # A runtime reconnect: jitter spreads out many servers that lost one shared dependency at once.
+            delay *= random.uniform(0.8, 1.2)
+        self.attempts += 1
+        self.state = ServerState.BACKOFF
+        self._publish_status()
+        log.info("server %s: retry %d in %.1f s", self.config.name, self.attempts, delay)
+        self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Connect(self._generation))
+
+    # ---- operator actions ---------------------------------------------------------------------------------
+
+    def _on_restart(self, reply_to: Future[None]) -> None:
+        self._generation += 1
+        was_ready = self.state is ServerState.READY
+        if was_ready or self._session is not None:
+            self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=False))
+        self._teardown("restarted by the operator", grace=STOP_GRACE)
+        self.attempts = 0
+        self.last_error = None
+        self.runtime.emit("restarted", self.config.name, self.incarnation)
+        self._connect_now()
+        reply_to.set_result(None)
+
+    def _on_stop_requested(self, reply_to: Future[None]) -> None:
+        self._generation += 1
+        self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
+        self._teardown("stopped", grace=STOP_GRACE)
+        self._connect_when_closed = False
+        self.state = ServerState.STOPPED
+        self._ready_since = None
+        self._publish_status()
+        self.runtime.emit("stopped", self.config.name, self.incarnation)
+        self._stop_waiters.append(reply_to)
+        if not self._closing:
+            self._release_stop_waiters()
+
+    def _release_stop_waiters(self) -> None:
+        waiters, self._stop_waiters = self._stop_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    # ---- children ------------------------------------------------------------------------------------------
+
+    def _teardown(self, reason: str, *, grace: float) -> None:
+        session, transport = self._session, self._transport
+        self._session = self._transport = None
+        if session is not None:
+            safe_tell(session, Close(reason))
+        if transport is not None:
+            incarnation = self.incarnation
+            closed: Future[tuple[str, ...]] = Future()
+            self._closing.add(incarnation)
+            self_ref = self.actor_ref
+
+            def on_closed(future: Future[tuple[str, ...]]) -> None:
+                tail = future.result() if not future.cancelled() and future.exception() is None else ()
+                safe_tell(self_ref, _TransportClosed(incarnation, tail))
+
+            closed.add_done_callback(on_closed)
+            if not safe_tell(transport, CloseTransport(closed, grace)):
+                self._closing.discard(incarnation)
+
+    # ---- reporting -----------------------------------------------------------------------------------------
+
+    def _tell_registry(self, message: object) -> None:
+        safe_tell(self.registry, message)
+
+    def _publish_status(self) -> None:
+        self._tell_registry(StatusChanged(self.status()))
+
+    def status(self) -> ServerStatus:
+        """A snapshot of this server's state."""
+        return ServerStatus(
+            name=self.config.name,
+            transport=self.config.transport,
+            state=self.state,
+            incarnation=self.incarnation,
+            attempts=self.attempts,
+            last_error=self.last_error,
+            stderr_tail=self.stderr_tail,
+            pid=self._pid if self.state is ServerState.READY else None,
+            session_id=self._session_id if self.state is ServerState.READY else None,
+            protocol_version=self._protocol_version,
+            server_info=self._server_info,
+            ready_since=self._ready_since,
+        )

@@ -1,0 +1,217 @@
+"""The exception tree of mcp-troupe.
+
+Every error carries the context an operator needs to act on it: the server name, the JSON-RPC id, the config
+key path. Lower-layer errors (OSError, json errors, httpx errors) are translated once, at the boundary where
+they happen, with ``raise Mapped(...) from exc``.
+
+    TroupeError
+    ├── ConfigError                 the configuration is wrong (carries the key path)
+    ├── ProtocolError               a peer broke JSON-RPC or MCP rules
+    │   ├── MalformedMessage        bytes that are not a JSON-RPC 2.0 message
+    │   ├── FrameTooLarge           one frame exceeded the configured bound
+    │   └── UnsupportedProtocolVersion   the server answered a revision we do not speak
+    ├── ServerUnavailable           the server cannot take the call right now
+    │   ├── ConnectFailed           connecting (spawn, handshake, discovery) failed
+    │   ├── ConnectionLost          the connection died while calls were pending
+    │   └── ServerNotReady          the server is connecting, backing off, failed, stopped or skipped
+    ├── CallError                   one call failed; the connection is fine
+    │   ├── UnknownTool             no such tool in the current table
+    │   ├── CallTimedOut            no answer within the call's timeout (the server was sent a cancel)
+    │   ├── CallCancelled           the agent cancelled the call (the server was sent a cancel)
+    │   └── RemoteError             the server answered with a JSON-RPC error
+    └── TroupeClosed                the troupe was stopped, or was never started
+
+"You closed it" (``TroupeClosed``, ``CallCancelled``) is kept apart from "it broke" (``ConnectionLost``,
+``ConnectFailed``, with the cause chained).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "CallCancelled",
+    "CallError",
+    "CallTimedOut",
+    "ConfigError",
+    "ConnectFailed",
+    "ConnectionLost",
+    "FrameTooLarge",
+    "MalformedMessage",
+    "ProtocolError",
+    "RemoteError",
+    "ServerNotReady",
+    "ServerUnavailable",
+    "TroupeClosed",
+    "TroupeError",
+    "UnknownTool",
+    "UnsupportedProtocolVersion",
+]
+
+
+class TroupeError(Exception):
+    """Base class of every error mcp-troupe raises on purpose."""
+
+
+class ConfigError(TroupeError):
+    """The configuration is wrong.
+
+    ``problems`` lists every ``(key_path, message)`` found, in file order (``tools.mcp_servers.fs.args[1]``);
+    ``path`` is the first problem's key path. ``source`` names the file.
+    """
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        path: str = "",
+        source: str = "",
+        problems: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        if not problems:
+            problems = ((path, message),)
+        self.problems = problems
+        self.path = problems[0][0]
+        self.source = source
+        self.message = problems[0][1]
+        lines = [f"{p}: {m}" if p else m for p, m in problems]
+        where = f"{source}: " if source else ""
+        if len(lines) == 1:
+            text = f"{where}{lines[0]}"
+        else:
+            text = f"{where}{len(lines)} problems:\n  " + "\n  ".join(lines)
+        super().__init__(text)
+
+
+class ProtocolError(TroupeError):
+    """A peer broke a JSON-RPC or MCP rule."""
+
+
+class MalformedMessage(ProtocolError):
+    """Bytes that are not a valid JSON-RPC 2.0 message; ``reason`` says what was wrong."""
+
+    def __init__(self, reason: str, *, excerpt: str = "") -> None:
+        self.reason = reason
+        self.excerpt = excerpt
+        suffix = f" (got {excerpt!r})" if excerpt else ""
+        super().__init__(f"malformed JSON-RPC message: {reason}{suffix}")
+
+
+class FrameTooLarge(ProtocolError):
+    """One frame grew past ``limit`` bytes without ending."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"a single frame exceeded {limit} bytes without a newline")
+
+
+class UnsupportedProtocolVersion(ProtocolError):
+    """The server answered ``initialize`` with a revision we do not support."""
+
+    def __init__(self, offered: object, supported: tuple[str, ...], *, server: str = "") -> None:
+        self.offered = offered
+        self.supported = supported
+        self.server = server
+        who = f"server {server!r} " if server else "server "
+        super().__init__(
+            f"{who}offered protocol version {offered!r}; supported versions are {', '.join(supported)}"
+        )
+
+
+class ServerUnavailable(TroupeError):
+    """The server cannot take the call right now."""
+
+    def __init__(self, message: str, *, server: str) -> None:
+        self.server = server
+        super().__init__(message)
+
+
+class ConnectFailed(ServerUnavailable):
+    """Connecting (spawn, handshake, discovery) failed; ``stderr_tail`` holds the server's last stderr lines."""
+
+    def __init__(self, server: str, reason: str, *, stderr_tail: tuple[str, ...] = ()) -> None:
+        self.reason = reason
+        self.stderr_tail = stderr_tail
+        message = f"server {server!r}: connect failed: {reason}"
+        if stderr_tail:
+            message += "\n  stderr (last lines):\n    " + "\n    ".join(stderr_tail)
+        super().__init__(message, server=server)
+
+
+class ConnectionLost(ServerUnavailable):
+    """The connection died while the call was pending."""
+
+    def __init__(self, server: str, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"server {server!r}: connection lost: {reason}", server=server)
+
+
+class ServerNotReady(ServerUnavailable):
+    """The server is not connected (``state`` says why); calls fail at once instead of waiting."""
+
+    def __init__(self, server: str, state: str, last_error: str | None = None) -> None:
+        self.state = state
+        self.last_error = last_error
+        message = f"server {server!r} is not ready (state: {state})"
+        if last_error:
+            message += f"; last error: {last_error}"
+        super().__init__(message, server=server)
+
+
+class CallError(TroupeError):
+    """One call failed; the connection itself is fine."""
+
+
+class UnknownTool(CallError):
+    """No tool of that name is in the current table."""
+
+    def __init__(self, name: str, *, reason: str = "") -> None:
+        self.name = name
+        message = f"unknown tool {name!r}"
+        if reason:
+            message += f": {reason}"
+        super().__init__(message)
+
+
+class CallTimedOut(CallError):
+    """No answer within ``timeout`` seconds; the server was sent ``notifications/cancelled``."""
+
+    def __init__(self, server: str, request_id: int | str, method: str, timeout: float) -> None:
+        self.server = server
+        self.request_id = request_id
+        self.method = method
+        self.timeout = timeout
+        super().__init__(
+            f"server {server!r}: {method} (JSON-RPC id {request_id!r}) timed out after {timeout:g} s"
+        )
+
+
+class CallCancelled(CallError):
+    """The agent cancelled the call; the server was sent ``notifications/cancelled``."""
+
+    def __init__(self, server: str, request_id: int | str | None, method: str) -> None:
+        self.server = server
+        self.request_id = request_id
+        self.method = method
+        super().__init__(f"server {server!r}: {method} (JSON-RPC id {request_id!r}) was cancelled")
+
+
+class RemoteError(CallError):
+    """The server answered with a JSON-RPC error object."""
+
+    def __init__(
+        self, server: str, request_id: int | str, method: str, code: int, message: str, data: Any = None
+    ) -> None:
+        self.server = server
+        self.request_id = request_id
+        self.method = method
+        self.code = code
+        self.remote_message = message
+        self.data = data
+        super().__init__(
+            f"server {server!r}: {method} (JSON-RPC id {request_id!r}) failed with error {code}: {message}"
+        )
+
+
+class TroupeClosed(TroupeError):
+    """The troupe was stopped (or never started); no call can be made."""

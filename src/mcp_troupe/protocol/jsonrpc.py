@@ -1,0 +1,282 @@
+"""JSON-RPC 2.0 messages: typed values, decoding from untrusted bytes, encoding, and newline framing.
+
+Everything here is pure. ``decode`` never raises anything but :class:`MalformedMessage`, whatever the bytes
+(property-tested); :class:`LineFramer` never raises anything but :class:`FrameTooLarge`.
+
+spec: 2025-06-18 basic/index — ids are strings or integers and MUST NOT be null; notifications MUST NOT carry
+an id; a response carries exactly one of ``result`` and ``error``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mcp_troupe.errors import FrameTooLarge, MalformedMessage
+
+__all__ = [
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "INVALID_REQUEST",
+    "METHOD_NOT_FOUND",
+    "PARSE_ERROR",
+    "ErrorObject",
+    "ErrorResponse",
+    "LineFramer",
+    "Message",
+    "Notification",
+    "Request",
+    "RequestId",
+    "Response",
+    "decode",
+    "decode_batch",
+    "encode",
+    "encode_notification",
+    "encode_request",
+]
+
+RequestId = int | str
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+
+_EXCERPT = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A call that expects a response with the same ``id``."""
+
+    id: RequestId
+    method: str
+    params: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Notification:
+    """A one-way message; it has no id and gets no response."""
+
+    method: str
+    params: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """A successful answer to the request with the same ``id``."""
+
+    id: RequestId
+    result: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorObject:
+    """The ``error`` member of an error response."""
+
+    code: int
+    message: str
+    data: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorResponse:
+    """A failed answer; ``id`` is None only when the peer could not read the request's id."""
+
+    id: RequestId | None
+    error: ErrorObject
+
+
+Message = Request | Notification | Response | ErrorResponse
+
+
+def _excerpt(data: bytes | str) -> str:
+    text = data if isinstance(data, str) else data[: _EXCERPT * 4].decode("utf-8", "replace")
+    return text if len(text) <= _EXCERPT else text[:_EXCERPT] + "…"
+
+
+def _load(data: bytes | str) -> Any:
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise MalformedMessage("JSON nested too deeply", excerpt=_excerpt(data)) from None
+    except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError are both ValueErrors
+        raise MalformedMessage(f"not JSON ({exc})", excerpt=_excerpt(data)) from None
+
+
+def decode(data: bytes | str) -> Message:
+    """Parse one JSON-RPC message; raise :class:`MalformedMessage` saying what was wrong."""
+    obj = _load(data)
+    if isinstance(obj, list):
+        raise MalformedMessage("a JSON-RPC batch, which this protocol revision does not allow")
+    return from_object(obj)
+
+
+def decode_batch(data: bytes | str) -> list[Message]:
+    """Parse one message or a non-empty batch of them (2025-03-26 only allows batches)."""
+    obj = _load(data)
+    if isinstance(obj, list):
+        if not obj:
+            raise MalformedMessage("an empty JSON-RPC batch")
+        return [from_object(item) for item in obj]
+    return [from_object(obj)]
+
+
+def _is_id(value: object) -> bool:
+    # bool is an int subclass, and a JSON true is no id.
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def from_object(obj: object) -> Message:
+    """Build a message from an already-parsed JSON value."""
+    if not isinstance(obj, dict):
+        raise MalformedMessage(f"expected a JSON object, got {type(obj).__name__}")
+    if obj.get("jsonrpc") != "2.0":
+        raise MalformedMessage(f"'jsonrpc' must be \"2.0\", got {obj.get('jsonrpc')!r:.40}")
+    method = obj.get("method")
+    if method is not None or "method" in obj:
+        if not isinstance(method, str):
+            raise MalformedMessage("'method' must be a string")
+        params = obj.get("params")
+        if params is not None and not isinstance(params, dict):
+            raise MalformedMessage(f"'params' of {method!r:.60} must be an object")
+        if "id" not in obj:
+            return Notification(method, params)
+        request_id = obj["id"]
+        if request_id is None:
+            raise MalformedMessage(f"request {method!r:.60} has a null id")
+        if not _is_id(request_id):
+            raise MalformedMessage(f"request id must be a string or an integer, got {request_id!r:.40}")
+        return Request(request_id, method, params)
+    if "id" not in obj:
+        raise MalformedMessage("neither a request, a notification nor a response (no 'method', no 'id')")
+    response_id = obj["id"]
+    has_result = "result" in obj
+    has_error = "error" in obj
+    if has_result and has_error:
+        raise MalformedMessage(f"response {response_id!r:.40} has both 'result' and 'error'")
+    if has_result:
+        if not _is_id(response_id):
+            raise MalformedMessage(f"response id must be a string or an integer, got {response_id!r:.40}")
+        result = obj["result"]
+        if not isinstance(result, dict):
+            raise MalformedMessage(f"'result' of response {response_id!r:.40} must be an object")
+        return Response(response_id, result)
+    if has_error:
+        if response_id is not None and not _is_id(response_id):
+            raise MalformedMessage(f"response id must be a string or an integer, got {response_id!r:.40}")
+        error = obj["error"]
+        if not isinstance(error, dict):
+            raise MalformedMessage(f"'error' of response {response_id!r:.40} must be an object")
+        code = error.get("code")
+        message = error.get("message")
+        if not isinstance(code, int) or isinstance(code, bool):
+            raise MalformedMessage(f"error code of response {response_id!r:.40} must be an integer")
+        if not isinstance(message, str):
+            raise MalformedMessage(f"error message of response {response_id!r:.40} must be a string")
+        return ErrorResponse(response_id, ErrorObject(code, message, error.get("data")))
+    raise MalformedMessage(f"response {response_id!r:.40} has neither 'result' nor 'error'")
+
+
+def to_object(message: Message) -> dict[str, Any]:
+    """The JSON object of a message."""
+    match message:
+        case Request(id=request_id, method=method, params=params):
+            obj: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+            if params is not None:
+                obj["params"] = params
+            return obj
+        case Notification(method=method, params=params):
+            obj = {"jsonrpc": "2.0", "method": method}
+            if params is not None:
+                obj["params"] = params
+            return obj
+        case Response(id=response_id, result=result):
+            return {"jsonrpc": "2.0", "id": response_id, "result": result}
+        case ErrorResponse(id=response_id, error=error):
+            err: dict[str, Any] = {"code": error.code, "message": error.message}
+            if error.data is not None:
+                err["data"] = error.data
+            return {"jsonrpc": "2.0", "id": response_id, "error": err}
+
+
+def _dumps(obj: Mapping[str, Any]) -> bytes:
+    # Compact, UTF-8; json escapes control characters, so the frame never holds a raw newline.
+    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate has no UTF-8 form, yet decode accepts one (a server may send the id "\ud800", and
+        # our ping reply echoes it). ASCII-escaping writes it back as the same \u escape: valid JSON that
+        # decodes to the same string, so the reply goes out instead of crashing the sender.
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def encode(message: Message) -> bytes:
+    """Serialise a message to one frame (no trailing newline)."""
+    return _dumps(to_object(message))
+
+
+def encode_request(request_id: RequestId, method: str, params: Mapping[str, Any] | None) -> bytes:
+    """Serialise a request without building a :class:`Request` first (the call path's shortcut)."""
+    if params is None:
+        return _dumps({"jsonrpc": "2.0", "id": request_id, "method": method})
+    return _dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+
+
+def encode_notification(method: str, params: Mapping[str, Any] | None = None) -> bytes:
+    """Serialise a notification."""
+    if params is None:
+        return _dumps({"jsonrpc": "2.0", "method": method})
+    return _dumps({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+class LineFramer:
+    """Split a byte stream into newline-delimited frames, bounding the size of any one frame.
+
+    spec: stdio transport — messages are delimited by newlines and MUST NOT contain embedded newlines.
+    A trailing ``\\r`` is stripped (servers written on Windows), and blank lines are skipped.
+    """
+
+    __slots__ = ("_buffer", "max_frame")
+
+    def __init__(self, max_frame: int = 16 * 1024 * 1024) -> None:
+        self.max_frame = max_frame
+        self._buffer = bytearray()
+
+    @property
+    def pending(self) -> int:
+        """How many bytes of an unfinished frame are buffered."""
+        return len(self._buffer)
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """Add ``chunk``; return the frames it completed, in order."""
+        if self._buffer:
+            self._buffer += chunk
+            data = bytes(self._buffer)
+            self._buffer.clear()
+        else:
+            data = chunk
+        parts = data.split(b"\n")
+        rest = parts.pop()
+        # A pending trailing \r may be the first half of a \r\n terminator, which a complete line drops
+        # before its size check; not counting it here keeps the verdict independent of chunk boundaries.
+        if len(rest) - rest.endswith(b"\r") > self.max_frame:
+            raise FrameTooLarge(self.max_frame)
+        if rest:
+            self._buffer += rest
+        frames: list[bytes] = []
+        for part in parts:
+            if part.endswith(b"\r"):
+                part = part[:-1]
+            # Size before blankness: an oversized run of spaces is refused whether it arrives whole or
+            # trickles in (the pending-rest check above cannot know it will turn out blank).
+            if len(part) > self.max_frame:
+                raise FrameTooLarge(self.max_frame)
+            if not part or part.isspace():
+                continue
+            frames.append(part)
+        return frames

@@ -1,0 +1,233 @@
+"""MCP on top of JSON-RPC: method names, the handshake's params and result, typed views of tools, pagination.
+
+Pure code. Every parser takes untrusted JSON values and either returns a typed view or raises
+:class:`ProtocolError` naming what was wrong; one bad tool in a page is reported, not fatal to the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_troupe.errors import ProtocolError
+from mcp_troupe.protocol.jsonrpc import RequestId
+
+__all__ = [
+    "CANCELLED",
+    "INITIALIZE",
+    "INITIALIZED",
+    "PING",
+    "TOOLS_CALL",
+    "TOOLS_LIST",
+    "TOOLS_LIST_CHANGED",
+    "UNSUPPORTED_CLIENT_METHODS",
+    "InitializeResult",
+    "PageGuard",
+    "ToolDefinition",
+    "ToolsPage",
+    "call_tool_params",
+    "cancelled_params",
+    "initialize_params",
+    "parse_initialize_result",
+    "parse_tool",
+    "parse_tools_page",
+]
+
+INITIALIZE = "initialize"
+INITIALIZED = "notifications/initialized"
+PING = "ping"
+TOOLS_LIST = "tools/list"
+TOOLS_CALL = "tools/call"
+CANCELLED = "notifications/cancelled"
+PROGRESS = "notifications/progress"
+LOG_MESSAGE = "notifications/message"
+TOOLS_LIST_CHANGED = "notifications/tools/list_changed"
+RESOURCES_LIST_CHANGED = "notifications/resources/list_changed"
+PROMPTS_LIST_CHANGED = "notifications/prompts/list_changed"
+
+# Server-to-client requests we deliberately do not support: we declare none of these capabilities, so the
+# server must not send them; if it does, it gets -32601 rather than silence (which would hang its tool call).
+UNSUPPORTED_CLIENT_METHODS = frozenset({"sampling/createMessage", "elicitation/create", "roots/list"})
+
+DEFAULT_MAX_PAGES = 1000
+
+
+def initialize_params(protocol_version: str, client_name: str, client_version: str) -> dict[str, Any]:
+    """Params of our ``initialize`` request: no client capabilities (no sampling, elicitation or roots)."""
+    return {
+        "protocolVersion": protocol_version,
+        "capabilities": {},
+        "clientInfo": {"name": client_name, "version": client_version},
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class InitializeResult:
+    """The server's answer to ``initialize``."""
+
+    protocol_version: str
+    capabilities: Mapping[str, Any]
+    server_info: Mapping[str, Any]
+    instructions: str | None = None
+
+    @property
+    def has_tools(self) -> bool:
+        """Whether the server declared the tools capability."""
+        return isinstance(self.capabilities.get("tools"), dict)
+
+    def lists_changes(self, capability: str) -> bool:
+        """Whether the server promised ``list_changed`` notifications for ``capability``."""
+        entry = self.capabilities.get(capability)
+        return isinstance(entry, dict) and entry.get("listChanged") is True
+
+
+def parse_initialize_result(result: Mapping[str, Any]) -> InitializeResult:
+    """Check the shape of an ``initialize`` result (the version itself is checked by ``versions.negotiate``)."""
+    version = result.get("protocolVersion")
+    if not isinstance(version, str):
+        raise ProtocolError(f"initialize result has no string 'protocolVersion' (got {version!r:.40})")
+    capabilities = result.get("capabilities")
+    if not isinstance(capabilities, dict):
+        raise ProtocolError("initialize result has no 'capabilities' object")
+    server_info = result.get("serverInfo")
+    if not isinstance(server_info, dict):
+        # Required by every revision's schema; some servers omit it. It is informational only, so a
+        # missing one is tolerated rather than refusing an otherwise working server.
+        server_info = {}
+    instructions = result.get("instructions")
+    return InitializeResult(
+        protocol_version=version,
+        capabilities=capabilities,
+        server_info=server_info,
+        instructions=instructions if isinstance(instructions, str) else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDefinition:
+    """A tool as the server published it."""
+
+    name: str
+    input_schema: Mapping[str, Any]
+    description: str = ""
+    title: str | None = None
+    output_schema: Mapping[str, Any] | None = None
+    annotations: Mapping[str, Any] = field(default_factory=dict)
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def display_title(self) -> str:
+        """spec: tools — display-name precedence is ``title``, then ``annotations.title``, then ``name``."""
+        if self.title:
+            return self.title
+        annotated = self.annotations.get("title")
+        return annotated if isinstance(annotated, str) and annotated else self.name
+
+
+def parse_tool(obj: object) -> ToolDefinition:
+    """Build a :class:`ToolDefinition`, or raise :class:`ProtocolError` saying what is wrong with it."""
+    if not isinstance(obj, dict):
+        raise ProtocolError(f"a tool must be an object, got {type(obj).__name__}")
+    name = obj.get("name")
+    if not isinstance(name, str) or not name:
+        raise ProtocolError(f"a tool has no string 'name' (got {name!r:.40})")
+    input_schema = obj.get("inputSchema")
+    if not isinstance(input_schema, dict):
+        raise ProtocolError(f"tool {name!r}: 'inputSchema' must be an object")
+    description = obj.get("description")
+    if description is not None and not isinstance(description, str):
+        raise ProtocolError(f"tool {name!r}: 'description' must be a string")
+    title = obj.get("title")
+    output_schema = obj.get("outputSchema")
+    if output_schema is not None and not isinstance(output_schema, dict):
+        raise ProtocolError(f"tool {name!r}: 'outputSchema' must be an object")
+    annotations = obj.get("annotations")
+    return ToolDefinition(
+        name=name,
+        input_schema=input_schema,
+        description=description or "",
+        title=title if isinstance(title, str) else None,
+        output_schema=output_schema,
+        annotations=annotations if isinstance(annotations, dict) else {},
+        raw=obj,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ToolsPage:
+    """One page of ``tools/list``: the good tools, the rejected ones with reasons, and the next cursor."""
+
+    tools: tuple[ToolDefinition, ...]
+    rejected: tuple[tuple[str, str], ...]
+    next_cursor: str | None
+
+
+def parse_tools_page(result: Mapping[str, Any]) -> ToolsPage:
+    """Parse a ``tools/list`` result; a malformed entry is rejected with its reason, the rest kept."""
+    items = result.get("tools")
+    if not isinstance(items, list):
+        raise ProtocolError("tools/list result has no 'tools' array")
+    tools: list[ToolDefinition] = []
+    rejected: list[tuple[str, str]] = []
+    for index, item in enumerate(items):
+        try:
+            tools.append(parse_tool(item))
+        except ProtocolError as exc:
+            label = item.get("name") if isinstance(item, dict) else None
+            rejected.append((label if isinstance(label, str) else f"#{index}", str(exc)))
+    cursor = result.get("nextCursor")
+    if cursor is not None and not isinstance(cursor, str):
+        raise ProtocolError(f"tools/list 'nextCursor' must be a string, got {cursor!r:.40}")
+    return ToolsPage(tuple(tools), tuple(rejected), cursor)
+
+
+class PageGuard:
+    """Stop a paginated listing that would never end: a repeated cursor, or too many pages.
+
+    spec: pagination — cursors are opaque; a missing ``nextCursor`` ends the listing. We never parse a cursor,
+    only remember which ones we have already followed.
+    """
+
+    __slots__ = ("_seen", "max_pages", "method", "pages")
+
+    def __init__(self, method: str, max_pages: int = DEFAULT_MAX_PAGES) -> None:
+        self.method = method
+        self.max_pages = max_pages
+        self.pages = 0
+        self._seen: set[str] = set()
+
+    def follow(self, cursor: str) -> None:
+        """Record that we are about to request ``cursor``; raise if that can't end well."""
+        if cursor in self._seen:
+            raise ProtocolError(f"{self.method}: the server repeated cursor {cursor!r:.60} (pagination loop)")
+        if self.pages >= self.max_pages:
+            raise ProtocolError(f"{self.method}: more than {self.max_pages} pages; giving up")
+        self._seen.add(cursor)
+
+    def count_page(self) -> None:
+        """Record that one page arrived."""
+        self.pages += 1
+
+
+def list_params(cursor: str | None) -> dict[str, Any] | None:
+    """Params of a ``*/list`` request."""
+    return None if cursor is None else {"cursor": cursor}
+
+
+def call_tool_params(name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Params of ``tools/call``."""
+    return {"name": name, "arguments": dict(arguments) if arguments is not None else {}}
+
+
+def cancelled_params(request_id: RequestId, reason: str | None) -> dict[str, Any]:
+    """Params of ``notifications/cancelled`` for one of our requests."""
+    params: dict[str, Any] = {"requestId": request_id}
+    if reason:
+        params["reason"] = reason
+    return params
+
+
+def describe_methods(methods: Sequence[str]) -> str:
+    """A short, sorted listing of method names for log lines."""
+    return ", ".join(sorted(methods))

@@ -1,0 +1,281 @@
+"""Troupe: the facade over the actor system, for agents (sync and asyncio) and the CLI.
+
+It talks to the actors only by messages (DESIGN §1): every method sends a command with a ``reply_to`` future
+and waits on that future with a timeout. ``acall`` awaits the future through ``asyncio.wrap_future``, so the
+caller's event loop is never blocked, and cancelling the awaiting task cancels the call on the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import queue
+import threading
+import time
+import weakref
+from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from types import TracebackType
+from typing import Any, TypeVar
+
+import pykka
+
+from mcp_troupe.actors.loop import IoLoop, Runtime
+from mcp_troupe.actors.registry import (
+    CallTool,
+    CancelToolCall,
+    GetStatus,
+    ListTools,
+    RegistryActor,
+    Restart,
+    Shutdown,
+    Start,
+    Stop,
+    WhenSettled,
+)
+from mcp_troupe.config import TroupeConfig
+from mcp_troupe.errors import TroupeClosed
+from mcp_troupe.protocol.content import render_call_result
+from mcp_troupe.types import ServerStatus, ToolResult, ToolSpec, TroupeEvent
+
+__all__ = ["CallHandle", "Troupe"]
+
+log = logging.getLogger("mcp_troupe.troupe")
+
+T = TypeVar("T")
+
+# How long the facade waits for the actors to answer a bookkeeping question (list, status, restart).
+CONTROL_TIMEOUT = 10.0
+# The session enforces each call's timeout; the facade waits this much longer as a last-resort guard.
+CALL_WAIT_MARGIN = 30.0
+
+
+class CallHandle:
+    """A tool call in flight: wait for it with :meth:`result`, give up on it with :meth:`cancel`."""
+
+    __slots__ = ("_future", "_troupe", "_wait", "name")
+
+    def __init__(self, troupe: Troupe, name: str, future: Future[Any], wait: float) -> None:
+        self._troupe = troupe
+        self._future = future
+        self._wait = wait
+        self.name = name
+
+    def result(self, timeout: float | None = None) -> ToolResult:
+        """Wait for the result; raise the call's error (``CallTimedOut``, ``ConnectionLost``, ...)."""
+        try:
+            raw = self._future.result(self._wait if timeout is None else timeout)
+        except FutureTimeout:
+            raise TimeoutError(f"no result for {self.name!r} yet") from None
+        return render_call_result(raw)
+
+    def done(self) -> bool:
+        """Whether the call has finished (in any way)."""
+        return self._future.done()
+
+    def cancel(self, reason: str = "cancelled by the client") -> bool:
+        """Stop waiting and tell the server (``notifications/cancelled``); False if it already finished.
+
+        The connection stays open: cancelling one call never affects another.
+        """
+        if self._future.done():
+            return False
+        self._troupe._tell(CancelToolCall(self.name, self._future, reason))
+        return True
+
+
+class Troupe:
+    """Many MCP servers behind one tool table.
+
+    Use it as a context manager (``with Troupe(config) as troupe:``), or call :meth:`start` and :meth:`stop`.
+    Servers connect in the background; :meth:`wait_ready` waits until each has settled.
+
+    Args:
+        config: the loaded configuration (see :func:`mcp_troupe.load_config`).
+        builtin_tools: the agent's own tool names; a server tool that would shadow one is rejected.
+    """
+
+    def __init__(self, config: TroupeConfig, *, builtin_tools: Iterable[str] = ()) -> None:
+        self.config = config
+        self.builtin_tools = tuple(builtin_tools)
+        self._runtime: Runtime | None = None
+        self._registry: pykka.ActorRef[Any] | None = None
+        self._lock = threading.Lock()
+        self._is_stopped = False
+        timeouts = [server.timeout for server in config.servers.values()] or [120.0]
+        self._longest_call = max(timeouts)
+
+    # ---- lifecycle -----------------------------------------------------------------------------------------
+
+    def start(self) -> Troupe:
+        """Start the actor system; servers begin connecting in the background."""
+        with self._lock:
+            if self._registry is not None:
+                return self
+            if self._is_stopped:
+                raise TroupeClosed("a stopped Troupe cannot be started again; create a new one")
+            loop = IoLoop()
+            loop.start()
+            runtime = Runtime(loop)
+            try:
+                registry = RegistryActor.start(
+                    config=self.config, runtime=runtime, reserved_names=self.builtin_tools
+                )
+            except BaseException:
+                loop.stop()
+                raise
+            runtime.track(registry)
+            self._runtime, self._registry = runtime, registry
+        # A process that forgets to stop must still not leave server processes behind.
+        atexit.register(_stop_at_exit, weakref.ref(self))
+        return self
+
+    def stop(self, timeout: float = CONTROL_TIMEOUT) -> None:
+        """Unregister every tool, close every server (HTTP: DELETE; stdio: EOF → SIGTERM → SIGKILL), stop."""
+        with self._lock:
+            if self._is_stopped:
+                return
+            self._is_stopped = True
+            registry, runtime = self._registry, self._runtime
+        if registry is None or runtime is None:
+            return
+        deadline = time.monotonic() + timeout
+        done: Future[None] = Future()
+        try:
+            registry.tell(Shutdown(done))
+            done.result(timeout)
+        except pykka.ActorDeadError:
+            pass
+        except FutureTimeout:
+            log.warning("servers did not all close within %s s; stopping them forcefully", timeout)
+        stuck = runtime.stop_actors(max(1.0, deadline - time.monotonic()))
+        if stuck:
+            log.warning("actors did not stop in time: %s", ", ".join(stuck))
+        runtime.loop.stop(max(1.0, deadline - time.monotonic()))
+
+    def __enter__(self) -> Troupe:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    async def __aenter__(self) -> Troupe:
+        return await asyncio.to_thread(self.start)
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await asyncio.to_thread(self.stop)
+
+    # ---- asking the registry ----------------------------------------------------------------------------------
+
+    def _tell(self, message: object) -> None:
+        registry = self._registry
+        if registry is None or self._is_stopped:
+            raise TroupeClosed("the troupe is not running (use it as a context manager or call start())")
+        try:
+            registry.tell(message)
+        except pykka.ActorDeadError:
+            raise TroupeClosed("the troupe is stopped") from None
+
+    def _ask(self, make: Any, timeout: float) -> Any:
+        future: Future[Any] = Future()
+        self._tell(make(future))
+        try:
+            return future.result(timeout)
+        except FutureTimeout:
+            raise TimeoutError(f"the registry did not answer within {timeout} s") from None
+
+    # ---- the agent's API ----------------------------------------------------------------------------------------
+
+    def wait_ready(self, timeout: float = 30.0) -> bool:
+        """Wait until every enabled server is ready, failed or skipped; False if ``timeout`` passed first."""
+        future: Future[None] = Future()
+        self._tell(WhenSettled(future))
+        try:
+            future.result(timeout)
+        except FutureTimeout:
+            return False
+        return True
+
+    def tools(self, *, ready_only: bool = False) -> list[ToolSpec]:
+        """The tool table; ``ready_only`` leaves out tools of servers that are not connected right now."""
+        result: list[ToolSpec] = self._ask(lambda f: ListTools(f, ready_only), CONTROL_TIMEOUT)
+        return result
+
+    def submit(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
+    ) -> CallHandle:
+        """Start a call and return its handle at once."""
+        future: Future[Any] = Future()
+        self._tell(CallTool(name, arguments, future, timeout))
+        wait = (timeout if timeout is not None else self._longest_call) + CALL_WAIT_MARGIN
+        return CallHandle(self, name, future, wait)
+
+    def call(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
+    ) -> ToolResult:
+        """Call a tool by its qualified name and wait for the result.
+
+        ``timeout`` overrides the server's configured call timeout. Raises ``UnknownTool``,
+        ``ServerNotReady``, ``ConnectionLost``, ``CallTimedOut`` or ``RemoteError``; a tool that ran and
+        failed is not an exception but a result with ``is_error`` set.
+        """
+        return self.submit(name, arguments, timeout=timeout).result()
+
+    async def acall(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
+    ) -> ToolResult:
+        """Like :meth:`call`, for asyncio code; cancelling the awaiting task cancels the call on the server."""
+        future: Future[Any] = Future()
+        self._tell(CallTool(name, arguments, future, timeout))
+        raw = await asyncio.wrap_future(future)
+        return render_call_result(raw)
+
+    def status(self) -> list[ServerStatus]:
+        """Every server's state, attempts, last error, pid, tool count, in configuration order."""
+        result: list[ServerStatus] = self._ask(GetStatus, CONTROL_TIMEOUT)
+        return result
+
+    def restart(self, server: str, timeout: float = CONTROL_TIMEOUT) -> None:
+        """Tear down one server's actors and reconnect it at once; the others keep serving."""
+        self._ask(lambda f: Restart(server, f), timeout)
+
+    def stop_server(self, server: str, timeout: float = CONTROL_TIMEOUT) -> None:
+        """Stop one server (its tools leave the table) until :meth:`start_server`."""
+        self._ask(lambda f: Stop(server, f), timeout)
+
+    def start_server(self, server: str, timeout: float = CONTROL_TIMEOUT) -> None:
+        """Start a stopped or failed server again."""
+        self._ask(lambda f: Start(server, f), timeout)
+
+    def events(self, *, timeout: float | None = None) -> Iterator[TroupeEvent]:
+        """Yield connect / lost / changed / restarted / failed / stopped events as they happen.
+
+        Ends when the troupe stops, or when ``timeout`` seconds pass without an event.
+        """
+        runtime = self._runtime
+        if runtime is None:
+            raise TroupeClosed("the troupe is not running")
+        while True:
+            wait = 0.2 if timeout is None else min(0.2, timeout)
+            started = time.monotonic()
+            while True:
+                try:
+                    yield runtime.events.get(timeout=wait)
+                    break
+                except queue.Empty:
+                    if self._is_stopped:
+                        return
+                    if timeout is not None and time.monotonic() - started >= timeout:
+                        return
+
+
+def _stop_at_exit(ref: weakref.ReferenceType[Troupe]) -> None:
+    troupe = ref()
+    if troupe is not None:
+        troupe.stop(timeout=5.0)

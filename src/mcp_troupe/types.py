@@ -1,0 +1,116 @@
+"""Public value types shared by the actors, the facade and the CLI.
+
+They live apart from ``troupe.py`` because the actors build them and must not import the facade.
+All are frozen: a value handed to the agent never changes under it.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "Risk",
+    "ServerState",
+    "ServerStatus",
+    "ToolResult",
+    "ToolSpec",
+    "TroupeEvent",
+]
+
+
+class Risk(enum.IntEnum):
+    """How much harm a tool call can do; ordered so that ``max`` raises risk."""
+
+    READ_ONLY = 0
+    EXEC = 1
+    DANGEROUS = 2
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+class ServerState(enum.StrEnum):
+    """Where a server's supervisor is in its life."""
+
+    CONNECTING = "connecting"
+    READY = "ready"
+    BACKOFF = "backoff"
+    FAILED = "failed"
+    STOPPED = "stopped"
+    SKIPPED = "skipped"
+
+    @property
+    def is_settled(self) -> bool:
+        """Whether ``wait_ready`` stops waiting for a server in this state."""
+        return self in (ServerState.READY, ServerState.FAILED, ServerState.STOPPED, ServerState.SKIPPED)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """One MCP tool as the agent sees it.
+
+    ``name`` is the qualified name the model calls (``mcp__fs__read_file``); ``original_name`` is the
+    server's own. ``annotations`` are the server's declared hints, kept apart from ``risk``, the effective
+    risk after the server's trust level is applied.
+    """
+
+    name: str
+    original_name: str
+    server: str
+    description: str
+    input_schema: Mapping[str, Any]
+    title: str | None = None
+    output_schema: Mapping[str, Any] | None = None
+    annotations: Mapping[str, Any] = field(default_factory=dict)
+    risk: Risk = Risk.EXEC
+    capabilities: tuple[str, ...] = ("mcp.call",)
+    ready: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """The outcome of one tool call.
+
+    ``text`` is what the model reads (every content block rendered); ``raw`` is the server's
+    ``CallToolResult`` untouched; ``structured`` is its ``structuredContent`` when there was one.
+    """
+
+    text: str
+    is_error: bool = False
+    raw: Mapping[str, Any] = field(default_factory=dict)
+    structured: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerStatus:
+    """A snapshot of one server's supervisor, for ``Troupe.status()`` and ``troupe status``."""
+
+    name: str
+    transport: str
+    state: ServerState
+    incarnation: int = 0
+    attempts: int = 0
+    last_error: str | None = None
+    stderr_tail: tuple[str, ...] = ()
+    pid: int | None = None
+    session_id: str | None = None
+    protocol_version: str | None = None
+    server_info: Mapping[str, Any] | None = None
+    tool_count: int = 0
+    rejected: Mapping[str, str] = field(default_factory=dict)
+    ready_since: float | None = None
+    """``time.monotonic()`` when the current incarnation became ready."""
+
+
+@dataclass(frozen=True, slots=True)
+class TroupeEvent:
+    """Something happened to a server: ``kind`` is connected, lost, changed, restarted, failed, stopped."""
+
+    kind: str
+    server: str
+    incarnation: int
+    detail: str = ""
+    at: float = 0.0
