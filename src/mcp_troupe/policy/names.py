@@ -1,0 +1,147 @@
+"""Qualified tool names, sanitising and collision rejection.
+
+The model calls an MCP tool by a qualified name, ``mcp__<server>__<tool>``. Providers accept only
+``^[A-Za-z0-9_-]{1,64}$`` (no dots, at most 64 characters), while MCP allows ``.`` and up to 128 characters
+(spec: 2025-11-25 server/tools "Tool Names", SEP-986). So names are mangled here, deterministically, and
+every mangling that could make two tools share a name is caught by :func:`assign_names`, which rejects *all*
+parties to a collision rather than letting one silently shadow another (PEERS.md §2.7,
+langchain-mcp-adapters#605).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "BUILTIN_PREFIX",
+    "MAX_NAME_LENGTH",
+    "NAME_PATTERN",
+    "SERVER_NAME_PATTERN",
+    "NameVerdict",
+    "assign_names",
+    "qualify",
+    "sanitize",
+]
+
+BUILTIN_PREFIX = "mcp__"
+"""Prefix of every qualified MCP tool name."""
+
+MAX_NAME_LENGTH = 64
+"""Longest tool name the model providers accept."""
+
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+"""What a qualified name must match to be sent to a provider."""
+
+SERVER_NAME_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+"""What an operator-chosen server name must match (checked by the config loader)."""
+
+# ASCII only on purpose: ``\w`` and ``str.isalnum`` accept Unicode letters that providers reject.
+_UNSAFE_CHAR = re.compile(r"[^A-Za-z0-9_-]")
+_SEPARATOR = "__"
+_HASH_HEX_CHARS = 8
+# When a name must be shortened, the sanitised server and tool parts share what is left after the prefix,
+# both separators and the "_" + hash suffix (64 - 5 - 2 - 9 = 48 characters).
+_PARTS_BUDGET = MAX_NAME_LENGTH - len(BUILTIN_PREFIX) - len(_SEPARATOR) - 1 - _HASH_HEX_CHARS
+
+
+def sanitize(part: str) -> str:
+    """Replace every character outside ``[A-Za-z0-9_-]`` with ``_``; an empty part becomes ``_``."""
+    return _UNSAFE_CHAR.sub("_", part) or "_"
+
+
+def qualify(server: str, tool: str) -> str:
+    """Return the qualified name ``mcp__<server>__<tool>`` the model calls, at most 64 characters.
+
+    A name that would be longer is shortened: it keeps as much of the sanitised server and tool parts as
+    fits (the server part gives way first, down to half the room, since the tool part is what tells the
+    model what it calls) and ends in ``_`` plus the first 8 hex digits of the SHA-256 of the *unsanitised*
+    ``server NUL tool``. Hashing the originals means two long names that differ only in characters that
+    sanitising or truncating erased still get different names. SHA-256 rather than ``hash()``: the result
+    must be the same in every process.
+
+    A shortened name can still, rarely, equal another tool's name (a 32-bit hash, or a server that picks
+    its tool name to match); :func:`assign_names` catches that like any other collision.
+    """
+    safe_server, safe_tool = sanitize(server), sanitize(tool)
+    qualified = f"{BUILTIN_PREFIX}{safe_server}{_SEPARATOR}{safe_tool}"
+    if len(qualified) <= MAX_NAME_LENGTH:
+        return qualified
+    # Keep the whole tool part if the server part can give way down to half the budget; otherwise the
+    # server keeps half and the tool part is cut too. The kept lengths always add up to the budget here.
+    server_keep = min(len(safe_server), max(_PARTS_BUDGET - len(safe_tool), _PARTS_BUDGET // 2))
+    tool_keep = _PARTS_BUDGET - server_keep
+    # surrogatepass: server-supplied JSON may carry lone surrogates, which strict UTF-8 cannot encode.
+    original = f"{server}\x00{tool}".encode("utf-8", "surrogatepass")
+    digest = hashlib.sha256(original).hexdigest()[:_HASH_HEX_CHARS]
+    return f"{BUILTIN_PREFIX}{safe_server[:server_keep]}{_SEPARATOR}{safe_tool[:tool_keep]}_{digest}"
+
+
+@dataclass(frozen=True, slots=True)
+class NameVerdict:
+    """The qualified name of one server tool, and why it was rejected (``None`` when accepted)."""
+
+    server: str
+    tool: str
+    qualified: str
+    rejected_reason: str | None
+
+    @property
+    def is_accepted(self) -> bool:
+        """Whether the tool may be offered to the model under ``qualified``."""
+        return self.rejected_reason is None
+
+
+def assign_names(
+    batches: Mapping[str, Sequence[str]], *, reserved: Collection[str] = ()
+) -> dict[tuple[str, str], NameVerdict]:
+    """Qualify every server tool and reject the ones whose names are ambiguous.
+
+    ``batches`` maps each server name to its tools' original names, in server order; ``reserved`` holds the
+    agent's own (built-in) tool names. A tool is rejected when:
+
+    - its server listed the same name more than once (every copy: which one would be called is unknown);
+    - its qualified name, or its original name, equals a reserved name. The qualified name matters for
+      routing; the original name is rejected too because a server tool named exactly like a built-in
+      invites the model (and the operator reading logs) to confuse the two, a form of tool shadowing;
+    - its qualified name equals another tool's, on the same server after sanitising (``a.b`` and ``a_b``)
+      or across servers (server ``a`` tool ``b__c`` and server ``a__b`` tool ``c``). *Every* side is
+      rejected, never first-come-first-served, so no server can shadow another by connecting first.
+
+    A tool with several problems gets all of them in its reason, joined by ``"; "``. The result is keyed by
+    ``(server, tool)`` in first-seen order (servers in the given order, tools in listing order) and depends
+    on nothing but the inputs.
+    """
+    reserved_names = frozenset(reserved)
+    listed_count: dict[tuple[str, str], int] = {}
+    for server, tools in batches.items():
+        for tool in tools:
+            key = (server, tool)
+            listed_count[key] = listed_count.get(key, 0) + 1
+
+    qualified_of = {key: qualify(*key) for key in listed_count}
+    holders: defaultdict[str, list[tuple[str, str]]] = defaultdict(list)
+    for key, qualified in qualified_of.items():
+        holders[qualified].append(key)
+
+    verdicts: dict[tuple[str, str], NameVerdict] = {}
+    for key, qualified in qualified_of.items():
+        server, tool = key
+        reasons: list[str] = []
+        if listed_count[key] > 1:
+            reasons.append(f"tool {tool!r} is listed {listed_count[key]} times by server {server!r}")
+        if qualified in reserved_names:
+            reasons.append(f"qualified name {qualified!r} is a built-in tool of the agent")
+        if tool in reserved_names:
+            reasons.append(f"tool {tool!r} of server {server!r} is named like the built-in tool {tool!r}")
+        others = [other for other in holders[qualified] if other != key]
+        if others:
+            named = ", ".join(f"{tool_name!r} of server {server_name!r}" for server_name, tool_name in others)
+            reasons.append(f"qualified name {qualified!r} collides with {named}")
+        verdicts[key] = NameVerdict(
+            server=server, tool=tool, qualified=qualified, rejected_reason="; ".join(reasons) or None
+        )
+    return verdicts
