@@ -10,28 +10,66 @@ alive by its own supervisor; the agent sees one tool table and calls tools by qu
         result = troupe.call("mcp__demo__echo", {"text": "hello"})
 """
 
+from typing import TYPE_CHECKING, Any
+
 from mcp_troupe._version import __version__
-from mcp_troupe.config import ReconnectPolicy, ServerConfig, TroupeConfig, load_config, parse_config, stdio_server
-from mcp_troupe.errors import (
-    CallCancelled,
-    CallError,
-    CallTimedOut,
-    ConfigError,
-    ConnectFailed,
-    ConnectionLost,
-    FrameTooLarge,
-    MalformedMessage,
-    ProtocolError,
-    RemoteError,
-    ServerNotReady,
-    ServerUnavailable,
-    TroupeClosed,
-    TroupeError,
-    UnknownTool,
-    UnsupportedProtocolVersion,
-)
-from mcp_troupe.troupe import CallHandle, Troupe
-from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolResult, ToolSpec, TroupeEvent
+
+if TYPE_CHECKING:
+    from mcp_troupe.config import (
+        ReconnectPolicy,
+        ServerConfig,
+        TroupeConfig,
+        load_config,
+        parse_config,
+        stdio_server,
+    )
+    from mcp_troupe.errors import (
+        CallCancelled,
+        CallError,
+        CallTimedOut,
+        ConfigError,
+        ConnectFailed,
+        ConnectionLost,
+        FrameTooLarge,
+        MalformedMessage,
+        ProtocolError,
+        RemoteError,
+        ServerNotReady,
+        ServerUnavailable,
+        TroupeClosed,
+        TroupeError,
+        UnknownTool,
+        UnsupportedProtocolVersion,
+    )
+    from mcp_troupe.troupe import CallHandle, Troupe
+    from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolResult, ToolSpec, TroupeEvent
+
+# The public names are imported on first use (PEP 562): `python -m mcp_troupe.demo` and other light entry
+# points must not pay for the actor stack, jsonschema and httpx at every start.
+_LAZY = {
+    **dict.fromkeys(
+        ["ReconnectPolicy", "ServerConfig", "TroupeConfig", "load_config", "parse_config", "stdio_server"],
+        "mcp_troupe.config",
+    ),
+    **dict.fromkeys(["CallHandle", "Troupe"], "mcp_troupe.troupe"),
+    **dict.fromkeys(
+        ["Risk", "ServerState", "ServerStatus", "ToolResult", "ToolSpec", "TroupeEvent"], "mcp_troupe.types"
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module_name = _LAZY.get(name)
+    if module_name is None:
+        import mcp_troupe.errors as errors
+
+        if name in errors.__all__:
+            return getattr(errors, name)
+        raise AttributeError(f"module 'mcp_troupe' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module_name), name)
+
 
 __all__ = [
     "CallCancelled",

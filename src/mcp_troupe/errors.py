@@ -127,7 +127,7 @@ class ServerUnavailable(TroupeError):
 
 
 class ConnectFailed(ServerUnavailable):
-    """Connecting (spawn, handshake, discovery) failed; ``stderr_tail`` holds the server's last stderr lines."""
+    """Connecting (spawn, handshake, discovery) failed; ``stderr_tail`` has the server's last stderr lines."""
 
     def __init__(self, server: str, reason: str, *, stderr_tail: tuple[str, ...] = ()) -> None:
         self.reason = reason

@@ -171,7 +171,7 @@ class Troupe:
     ) -> None:
         await asyncio.to_thread(self.stop)
 
-    # ---- asking the registry ----------------------------------------------------------------------------------
+    # ---- asking the registry -------------------------------------------------------------------------------
 
     def _tell(self, message: object) -> None:
         registry = self._registry
@@ -190,7 +190,7 @@ class Troupe:
         except FutureTimeout:
             raise TimeoutError(f"the registry did not answer within {timeout} s") from None
 
-    # ---- the agent's API ----------------------------------------------------------------------------------------
+    # ---- the agent's API -----------------------------------------------------------------------------------
 
     def wait_ready(self, timeout: float = 30.0) -> bool:
         """Wait until every enabled server is ready, failed or skipped; False if ``timeout`` passed first."""
@@ -230,7 +230,10 @@ class Troupe:
     async def acall(
         self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
     ) -> ToolResult:
-        """Like :meth:`call`, for asyncio code; cancelling the awaiting task cancels the call on the server."""
+        """Like :meth:`call`, for asyncio code; cancelling the awaiting task cancels the call on the server.
+
+        Never blocks the caller's event loop.
+        """
         future: Future[Any] = Future()
         self._tell(CallTool(name, arguments, future, timeout))
         raw = await asyncio.wrap_future(future)

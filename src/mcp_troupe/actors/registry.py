@@ -2,7 +2,8 @@
 verdicts, and the latest status of every server.
 
 Policy is re-applied to the whole table every time any server's catalog arrives — first connect, reconnect and
-``list_changed`` alike — and the call path checks the current table, so no stale or rejected tool can be called
+``list_changed`` alike — and the call path checks the current table, so no stale or rejected tool can be
+called
 (DESIGN §2 rule 8). Recomputing is cheap (names only); it is what makes "both sides of a collision are
 rejected" hold across servers and come undone when one side leaves.
 """
@@ -55,7 +56,7 @@ log = logging.getLogger("mcp_troupe.registry")
 _COUNTER_LOCK = threading.Lock()
 
 
-# ---- commands from the facade ----------------------------------------------------------------------------------
+# ---- commands from the facade ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +126,7 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Shutdown:
-    """Unregister every tool, then stop every server; ``reply_to`` completes when all transports are closed."""
+    """Unregister every tool, then stop every server; ``reply_to`` completes once all transports closed."""
 
     reply_to: Future[None] = field(default_factory=Future)
 
@@ -191,10 +192,15 @@ class RegistryActor(pykka.ThreadingActor):
                 )
                 log.info("server %s: skipped (%s)", name, reason)
                 continue
-            self._statuses[name] = ServerStatus(name=name, transport=server.transport, state=ServerState.CONNECTING)
+            self._statuses[name] = ServerStatus(
+                name=name, transport=server.transport, state=ServerState.CONNECTING
+            )
             ref = self.runtime.track(
                 self._supervisor_factory(
-                    config=server, reconnect=self.config.reconnect, registry=self.actor_ref, runtime=self.runtime
+                    config=server,
+                    reconnect=self.config.reconnect,
+                    registry=self.actor_ref,
+                    runtime=self.runtime,
                 )
             )
             self._supervisors[name] = ref
@@ -238,7 +244,7 @@ class RegistryActor(pykka.ThreadingActor):
             case _:
                 assert_never(msg)
 
-    # ---- the call path -----------------------------------------------------------------------------------------
+    # ---- the call path -------------------------------------------------------------------------------------
 
     def _on_call(self, msg: CallTool) -> None:
         route = self._routes.get(msg.name)
@@ -269,7 +275,7 @@ class RegistryActor(pykka.ThreadingActor):
                     return UnknownTool(name, reason=f"rejected: {reason}")
         return UnknownTool(name)
 
-    # ---- the table ---------------------------------------------------------------------------------------------
+    # ---- the table -----------------------------------------------------------------------------------------
 
     def _on_server_up(self, msg: ServerUp) -> None:
         if self._is_shut_down or msg.incarnation < self._incarnations.get(msg.server, 0):
@@ -354,7 +360,7 @@ class RegistryActor(pykka.ThreadingActor):
                 if not waiter.done():
                     waiter.set_result(None)
 
-    # ---- operator actions and shutdown ------------------------------------------------------------------------
+    # ---- operator actions and shutdown ---------------------------------------------------------------------
 
     def _on_operator(self, msg: Restart | Stop | Start) -> None:
         supervisor = self._supervisors.get(msg.server)
@@ -393,7 +399,7 @@ def _fail(future: Future[Any], error: BaseException) -> None:
     if not future.done():
         try:
             future.set_exception(error)
-        except Exception:  # noqa: BLE001 - cancelled by the caller meanwhile
+        except Exception:
             pass
 
 
@@ -413,4 +419,3 @@ def _complete_when_all(futures: list[Future[None]], reply_to: Future[None]) -> N
 
     for future in futures:
         future.add_done_callback(on_done)
-

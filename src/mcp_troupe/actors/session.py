@@ -168,7 +168,7 @@ SessionMessage = (
 )
 
 
-# ---- reports this actor sends to its supervisor -------------------------------------------------------------
+# ---- reports this actor sends to its supervisor ------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +211,7 @@ class SessionLost:
     stderr_tail: tuple[str, ...] = ()
 
 
-# ---- internal bookkeeping -------------------------------------------------------------------------------------
+# ---- internal bookkeeping ----------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -349,7 +349,9 @@ class SessionActor(pykka.ThreadingActor):
             return
         self._info = info
         self._notify(proto.INITIALIZED, None)
-        log.debug("server %s speaks %s (%s)", self.server, info.protocol_version, info.server_info.get("name"))
+        log.debug(
+            "server %s speaks %s (%s)", self.server, info.protocol_version, info.server_info.get("name")
+        )
         if info.has_tools:
             self._start_listing()
         else:
@@ -366,7 +368,9 @@ class SessionActor(pykka.ThreadingActor):
 
     def _request_page(self, cursor: str | None) -> None:
         timeout = self.call_timeout if self._is_ready else self.handshake_timeout
-        self._request_internal(proto.TOOLS_LIST, proto.list_params(cursor), self._on_tools_page, timeout=timeout)
+        self._request_internal(
+            proto.TOOLS_LIST, proto.list_params(cursor), self._on_tools_page, timeout=timeout
+        )
 
     def _on_tools_page(self, result: Mapping[str, Any]) -> None:
         guard = self._listing
@@ -377,11 +381,10 @@ class SessionActor(pykka.ThreadingActor):
             guard.count_page()
             self._listing_tools.extend(page.tools)
             self._listing_rejected.extend(page.rejected)
-            if page.next_cursor is not None:
-                if not self._is_catalog_dirty:
-                    guard.follow(page.next_cursor)
-                    self._request_page(page.next_cursor)
-                    return
+            if page.next_cursor is not None and not self._is_catalog_dirty:
+                guard.follow(page.next_cursor)
+                self._request_page(page.next_cursor)
+                return
         except ProtocolError as exc:
             self._listing = None
             self._on_listing_error(exc)
@@ -399,7 +402,9 @@ class SessionActor(pykka.ThreadingActor):
             self._report_failure(error)
             return
         # A failed refresh keeps the last good catalog; the next list_changed tries again.
-        log.warning("server %s: tools/list refresh failed, keeping the previous tools: %s", self.server, error)
+        log.warning(
+            "server %s: tools/list refresh failed, keeping the previous tools: %s", self.server, error
+        )
 
     def _publish_catalog(self) -> None:
         tools = tuple(self._listing_tools)
@@ -546,12 +551,13 @@ class SessionActor(pykka.ThreadingActor):
                 elif pending.on_result is not None:
                     pending.on_result(result)
             case ErrorResponse(id=response_id, error=error):
-                pending = self._pending.pop(response_id, None) if response_id is not None else None
+                if response_id is None:
+                    # The server could not read one of our requests well enough to name it.
+                    log.warning("server %s sent an error without an id: %s", self.server, error.message)
+                    return
+                pending = self._pending.pop(response_id, None)
                 if pending is None:
-                    if response_id is None:
-                        log.warning("server %s sent an error without an id: %s", self.server, error.message)
-                    else:
-                        self._on_unknown_response(response_id)
+                    self._on_unknown_response(response_id)
                     return
                 remote = RemoteError(
                     self.server, response_id, pending.method, error.code, error.message, error.data
@@ -571,7 +577,9 @@ class SessionActor(pykka.ThreadingActor):
         if response_id in self._abandoned:
             log.debug("server %s: dropped a late response for cancelled id %r", self.server, response_id)
         else:
-            log.warning("server %s sent a response for unknown JSON-RPC id %r; dropped", self.server, response_id)
+            log.warning(
+                "server %s sent a response for unknown JSON-RPC id %r; dropped", self.server, response_id
+            )
 
     def _on_server_request(self, request: Request) -> None:
         if request.method == proto.PING:
@@ -590,7 +598,7 @@ class SessionActor(pykka.ThreadingActor):
     def _on_notification(self, method: str) -> None:
         if method == proto.TOOLS_LIST_CHANGED:
             self._on_list_changed()
-        # progress, logging, resource and prompt changes are not consumed by this layer (yet); ignored quietly.
+        # Progress, logging, resource and prompt changes are not consumed by this layer; ignored quietly.
 
     # ---- deadlines ----------------------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """StdioTransport: one per stdio connection (incarnation). Owns the server process and its process group.
 
 The actor is thin: it takes ``Open`` / ``CloseTransport`` and keeps the lifecycle. The wire lives on the I/O
-loop in :class:`_StdioConnection`, an asyncio subprocess protocol: reads arrive as callbacks (no task per read),
+loop in :class:`_StdioConnection`, an asyncio subprocess protocol: reads arrive as callbacks (no task per
+read),
 complete frames go straight to the session as one ``Inbound`` per chunk, and writes from the session's
 thread are batched into one loop wake-up per burst.
 
@@ -25,7 +26,7 @@ from typing import Any, assert_never
 import pykka
 
 from mcp_troupe.actors.loop import Runtime, safe_tell
-from mcp_troupe.actors.session import Inbound, OpenFailed, Opened, TransportDown
+from mcp_troupe.actors.session import Inbound, Opened, OpenFailed, TransportDown
 from mcp_troupe.actors.transport import CloseTransport, Open
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import ConnectFailed, FrameTooLarge
@@ -47,7 +48,9 @@ STDERR_TAIL_LINES = 40
 STDERR_LINE_LIMIT = 1000
 
 
-def server_environment(configured: Mapping[str, str], parent: Mapping[str, str] | None = None) -> dict[str, str]:
+def server_environment(
+    configured: Mapping[str, str], parent: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """The environment a stdio server starts with: a safe subset of ours, then its configured ``env``."""
     source = os.environ if parent is None else parent
     env = {key: source[key] for key in INHERITED_ENVIRONMENT if key in source}
@@ -64,7 +67,7 @@ def _group_is_alive(pgid: int) -> bool:
         return False
     except PermissionError:
         return True
-    # killpg also succeeds while only zombies are left (reparented to a PID 1 that does not reap); look closer.
+    # killpg also succeeds while only zombies are left (reparented to a PID 1 that never reaps): look closer.
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -331,13 +334,20 @@ class StdioTransport(pykka.ThreadingActor):
                 assert config.command is not None
                 env = server_environment(config.env)
                 self.runtime.loop.spawn(
-                    self.connection.open, config.command, config.args, env, config.cwd, name=f"open {config.name}"
+                    self.connection.open,
+                    config.command,
+                    config.args,
+                    env,
+                    config.cwd,
+                    name=f"open {config.name}",
                 )
             case CloseTransport():
                 if self._is_closing:
                     return
                 self._is_closing = True
-                self.runtime.loop.spawn(self._close, msg.reply_to, msg.grace, name=f"close {self.config.name}")
+                self.runtime.loop.spawn(
+                    self._close, msg.reply_to, msg.grace, name=f"close {self.config.name}"
+                )
             case _:
                 assert_never(msg)
 

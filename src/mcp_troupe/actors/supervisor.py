@@ -1,4 +1,5 @@
-"""ServerSupervisor: one per configured server. Owns the server's state, attempts, incarnation, and the refs of
+"""ServerSupervisor: one per configured server. Owns the server's state, attempts, incarnation, and the refs
+of
 its current children (a session and a transport, brand new for every incarnation).
 
 States: connecting → ready; connecting → backoff → connecting … → failed (after ``max_attempts`` retries);
@@ -36,13 +37,13 @@ from mcp_troupe.errors import ConnectFailed, TroupeError
 from mcp_troupe.types import ServerState, ServerStatus
 
 __all__ = [
+    "RestartServer",
     "ServerCatalog",
     "ServerDown",
-    "ServerUp",
     "ServerSupervisor",
+    "ServerUp",
     "StartServer",
     "StopServer",
-    "RestartServer",
 ]
 
 log = logging.getLogger("mcp_troupe.supervisor")
@@ -106,7 +107,7 @@ SupervisorMessage = (
 )
 
 
-# ---- reports to the registry ---------------------------------------------------------------------------------
+# ---- reports to the registry -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +273,9 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._transport = transport
         self._pid = None
         self._session_id = None
-        log.info("server %s: connecting (incarnation %d, attempt %d)", config.name, incarnation, self.attempts + 1)
+        log.info(
+            "server %s: connecting (incarnation %d, attempt %d)", config.name, incarnation, self.attempts + 1
+        )
         # connect_timeout bounds the whole flow: spawn/TCP, initialize, and the first full tool listing.
         self.runtime.loop.call_later(
             config.connect_timeout, safe_tell, self.actor_ref, _ConnectDeadline(incarnation)
@@ -282,7 +285,7 @@ class ServerSupervisor(pykka.ThreadingActor):
 
     def _start_transport(self, incarnation: int, session: pykka.ActorRef[Any]) -> pykka.ActorRef[Any]:
         if self.config.transport == "stdio":
-            from mcp_troupe.actors.stdio import StdioTransport  # noqa: PLC0415 - keeps start-up imports lean
+            from mcp_troupe.actors.stdio import StdioTransport
 
             return StdioTransport.start(
                 config=self.config,
@@ -291,7 +294,9 @@ class ServerSupervisor(pykka.ThreadingActor):
                 runtime=self.runtime,
                 max_frame=self.max_frame,
             )
-        raise TroupeError(f"server {self.config.name!r}: transport {self.config.transport!r} is not available")
+        raise TroupeError(
+            f"server {self.config.name!r}: transport {self.config.transport!r} is not available"
+        )
 
     def _on_ready(self, msg: SessionReady) -> None:
         self.state = ServerState.READY

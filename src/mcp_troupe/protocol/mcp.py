@@ -83,7 +83,7 @@ class InitializeResult:
 
 
 def parse_initialize_result(result: Mapping[str, Any]) -> InitializeResult:
-    """Check the shape of an ``initialize`` result (the version itself is checked by ``versions.negotiate``)."""
+    """Check the shape of an ``initialize`` result (``versions.negotiate`` checks the version itself)."""
     version = result.get("protocolVersion")
     if not isinstance(version, str):
         raise ProtocolError(f"initialize result has no string 'protocolVersion' (got {version!r:.40})")
