@@ -264,6 +264,8 @@ def _describe(value: object, *, secret: bool = False) -> str:
     if isinstance(value, str):
         shown = value if len(value) <= 60 else value[:57] + "..."
         return f"{name} {shown!r}"
+    if isinstance(value, int) and value.bit_length() > 64:
+        return "a very large integer"  # str() of a huge int is unreadable, and past 4300 digits an error
     if isinstance(value, int | float):
         return f"{name} {value!r}"
     return name
@@ -275,6 +277,8 @@ def _key_text(key: object) -> str:
         return "null"
     if isinstance(key, bool):
         return str(key).lower()
+    if isinstance(key, int) and key.bit_length() > 64:
+        return "<a very large integer>"
     return str(key)
 
 
@@ -369,25 +373,26 @@ class _StrictLoader(yaml.SafeLoader):
 
 def _load_yaml(text: bytes, source: str) -> tuple[object, list[_Problem]]:
     """Parse ``text`` as one YAML document; return the data and the duplicate-key problems."""
-    loader = _StrictLoader(text)
     try:
-        data: object = loader.get_single_data()
-    except yaml.MarkedYAMLError as exc:
-        raise ConfigError(_yaml_error_text(exc), source=source) from exc
-    except yaml.reader.ReaderError as exc:
-        # str(exc) quotes the offending character, which may belong to a secret; keep to the position.
-        raise ConfigError(f"invalid YAML: {exc.reason} at character {exc.position}", source=source) from exc
+        loader = _StrictLoader(text)  # already reads (and may reject) the first bytes
+        try:
+            data: object = loader.get_single_data()
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
-        raise ConfigError(f"invalid YAML: {type(exc).__name__}", source=source) from exc
+        raise ConfigError(_yaml_error_text(exc), source=source) from exc
     except RecursionError as exc:
         raise ConfigError("invalid YAML: nested too deeply", source=source) from exc
-    finally:
-        loader.dispose()
     return data, loader.duplicate_keys
 
 
-def _yaml_error_text(exc: yaml.MarkedYAMLError) -> str:
+def _yaml_error_text(exc: yaml.YAMLError) -> str:
     """Say where and what the YAML error is, without PyYAML's snippet of the line (it may hold a secret)."""
+    if isinstance(exc, yaml.reader.ReaderError):
+        # Its str() quotes the offending character, which may belong to a secret: keep to the position.
+        return f"invalid YAML: {exc.reason} at character {exc.position}"
+    if not isinstance(exc, yaml.MarkedYAMLError):
+        return f"invalid YAML: {type(exc).__name__}"
     mark = exc.problem_mark or exc.context_mark
     where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
     what = exc.problem or exc.context or "syntax error"
@@ -413,6 +418,23 @@ _MAX_DEPTH: Final = 8
 _MAX_VALUES: Final = 100_000
 
 
+# No setting takes an integer beyond float range; jsonschema would also repr it in its messages, which for
+# more than 4300 digits raises ValueError. Such integers are reported here and replaced by a stand-in.
+_MAX_INTEGER_BITS: Final = 1024
+
+
+class _TooLarge:
+    """Stands in for an integer already reported as too large; the schema pass skips it."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<an integer too large to use>"
+
+
+_TOO_LARGE: Final = _TooLarge()
+
+
 class _Normalizer:
     """Copy arbitrary loaded data into plain dicts and lists with string keys, noting document order."""
 
@@ -431,6 +453,9 @@ class _Normalizer:
             return None
         if value is None and path in _SECTIONS:
             return {}
+        if isinstance(value, int) and value.bit_length() > _MAX_INTEGER_BITS:
+            self.problems.append((path, "is too large: an integer beyond 1.8e308"))
+            return _TOO_LARGE
         if isinstance(value, Mapping):
             copied: dict[str, object] = {}
             for key, item in value.items():
@@ -545,7 +570,8 @@ def _schema_problems(data: object) -> list[_Problem]:
     """Validate ``data`` against the schema and turn each error into readable problems."""
     problems: list[_Problem] = []
     for error in _VALIDATOR.iter_errors(data):
-        problems.extend(_problems_from(error))
+        if error.instance is not _TOO_LARGE:
+            problems.extend(_problems_from(error))
     return problems
 
 
@@ -669,8 +695,7 @@ def _section(value: object) -> dict[str, object]:
 def _seconds(raw: Mapping[str, object], key: str, path: _KeyPath, problems: list[_Problem]) -> float | None:
     """Return ``raw[key]`` as finite seconds > 0, or None if it is absent or invalid.
 
-    The schema reports wrong types and values <= 0; what it cannot see (NaN, infinity, an integer beyond
-    float range) is reported here.
+    The schema reports wrong types and values <= 0; what it cannot see (NaN, infinity) is reported here.
     """
     value = raw.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -680,14 +705,10 @@ def _seconds(raw: Mapping[str, object], key: str, path: _KeyPath, problems: list
         return None
     if value <= 0:
         return None
-    try:
-        seconds = float(value)
-    except OverflowError:
-        seconds = math.inf
-    if seconds == math.inf:
-        problems.append(((*path, key), f"must be a finite number, got {_describe(value)}"))
+    if value == math.inf:
+        problems.append(((*path, key), "must be a finite number, got number inf"))
         return None
-    return seconds
+    return float(value)  # an integer beyond float range never gets here: see _MAX_INTEGER_BITS
 
 
 def _reconnect(raw: Mapping[str, object], path: _KeyPath, problems: list[_Problem]) -> ReconnectPolicy:
