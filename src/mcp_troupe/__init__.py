@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         ServerUnavailable,
         TroupeClosed,
         TroupeError,
+        UnknownServer,
         UnknownTool,
         UnsupportedProtocolVersion,
     )
@@ -97,6 +98,7 @@ __all__ = [
     "TroupeConfig",
     "TroupeError",
     "TroupeEvent",
+    "UnknownServer",
     "UnknownTool",
     "UnsupportedProtocolVersion",
     "__version__",

@@ -19,6 +19,7 @@ they happen, with ``raise Mapped(...) from exc``.
     │   ├── CallTimedOut            no answer within the call's timeout (the server was sent a cancel)
     │   ├── CallCancelled           the agent cancelled the call (the server was sent a cancel)
     │   └── RemoteError             the server answered with a JSON-RPC error
+    ├── UnknownServer               no configured server has that name
     └── TroupeClosed                the troupe was stopped, or was never started
 
 "You closed it" (``TroupeClosed``, ``CallCancelled``) is kept apart from "it broke" (``ConnectionLost``,
@@ -44,6 +45,7 @@ __all__ = [
     "ServerUnavailable",
     "TroupeClosed",
     "TroupeError",
+    "UnknownServer",
     "UnknownTool",
     "UnsupportedProtocolVersion",
 ]
@@ -211,6 +213,15 @@ class RemoteError(CallError):
         super().__init__(
             f"server {server!r}: {method} (JSON-RPC id {request_id!r}) failed with error {code}: {message}"
         )
+
+
+class UnknownServer(TroupeError):
+    """No configured (and enabled) server has that name; ``known`` lists the ones that do."""
+
+    def __init__(self, server: str, known: tuple[str, ...]) -> None:
+        self.server = server
+        self.known = known
+        super().__init__(f"no server named {server!r} (configured: {', '.join(known) or 'none'})")
 
 
 class TroupeClosed(TroupeError):

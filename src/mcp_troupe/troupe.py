@@ -17,6 +17,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -104,6 +105,7 @@ class Troupe:
         self._registry: pykka.ActorRef[Any] | None = None
         self._lock = threading.Lock()
         self._is_stopped = False
+        self._control: Any = None
         timeouts = [server.timeout for server in config.servers.values()] or [120.0]
         self._longest_call = max(timeouts)
 
@@ -141,6 +143,8 @@ class Troupe:
             registry, runtime = self._registry, self._runtime
         if registry is None or runtime is None:
             return
+        if self._control is not None:
+            self._control.close()
         deadline = time.monotonic() + timeout
         done: Future[None] = Future()
         try:
@@ -255,6 +259,26 @@ class Troupe:
     def start_server(self, server: str, timeout: float = CONTROL_TIMEOUT) -> None:
         """Start a stopped or failed server again."""
         self._ask(lambda f: Start(server, f), timeout)
+
+    def serve_control(self, path: str | Path | None = None) -> Path:
+        """Open the operator control socket (``troupe ctl``) at ``path``; return the path.
+
+        The socket is a Unix domain socket with mode 0600 in a 0700 directory; the default path is
+        :func:`mcp_troupe.control.default_socket_path`. It is closed and removed by :meth:`stop`.
+        """
+        from mcp_troupe.control import ControlServer, default_socket_path  # lazily: only managers need it
+
+        registry, runtime = self._registry, self._runtime
+        if registry is None or runtime is None or self._is_stopped:
+            raise TroupeClosed("the troupe is not running")
+        if self._control is not None:
+            return Path(self._control.path)
+        server = ControlServer(
+            registry=registry, loop=runtime.loop, path=Path(path) if path else default_socket_path()
+        )
+        server.start()
+        self._control = server
+        return server.path
 
     def events(self, *, timeout: float | None = None) -> Iterator[TroupeEvent]:
         """Yield connect / lost / changed / restarted / failed / stopped events as they happen.

@@ -32,7 +32,14 @@ from mcp_troupe.actors.supervisor import (
     StopServer,
 )
 from mcp_troupe.config import TroupeConfig
-from mcp_troupe.errors import ConnectionLost, ServerNotReady, TroupeClosed, TroupeError, UnknownTool
+from mcp_troupe.errors import (
+    ConnectionLost,
+    ServerNotReady,
+    TroupeClosed,
+    TroupeError,
+    UnknownServer,
+    UnknownTool,
+)
 from mcp_troupe.policy.names import assign_names
 from mcp_troupe.policy.trust import effective_risk
 from mcp_troupe.protocol import mcp as proto
@@ -363,12 +370,16 @@ class RegistryActor(pykka.ThreadingActor):
     # ---- operator actions and shutdown ---------------------------------------------------------------------
 
     def _on_operator(self, msg: Restart | Stop | Start) -> None:
+        if self._is_shut_down:
+            _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
+            return
         supervisor = self._supervisors.get(msg.server)
-        if supervisor is None or self._is_shut_down:
-            known = ", ".join(self.config.servers) or "none"
-            state = "the troupe is stopped" if self._is_shut_down else f"configured servers: {known}"
-            reason = f"no running server {msg.server!r} ({state})"
-            _fail(msg.reply_to, ServerNotReady(msg.server, "unknown", reason))
+        if supervisor is None:
+            status = self._statuses.get(msg.server)
+            if status is not None:  # configured but skipped (disabled)
+                _fail(msg.reply_to, ServerNotReady(msg.server, str(status.state), status.last_error))
+            else:
+                _fail(msg.reply_to, UnknownServer(msg.server, tuple(self.config.servers)))
             return
         match msg:
             case Stop():

@@ -356,7 +356,8 @@ class ServerSupervisor(pykka.ThreadingActor):
             self._publish_status()
             self.runtime.emit("failed", self.config.name, self.incarnation, self.last_error or "")
             return
-        delay = min(policy.initial_delay * (2**self.attempts), policy.max_delay)
+        # The exponent is clamped: max_attempts may be large, and 2**1100 overflows a float.
+        delay = min(policy.initial_delay * (2 ** min(self.attempts, 60)), policy.max_delay)
         if self.incarnation > 1 and self.attempts == 0:
             # A runtime reconnect: jitter spreads out many servers that lost one shared dependency at once.
             delay *= random.uniform(0.8, 1.2)

@@ -1,0 +1,242 @@
+"""The operator control socket: a Unix domain socket (mode 0600) through which ``troupe ctl`` acts on a
+running manager (``troupe run``), one server at a time.
+
+Wire format: one JSON object per line each way. Requests are ``{"op": "status"}`` or ``{"op": "restart" |
+"stop" | "start", "server": NAME}``; replies are ``{"ok": true, "result": ...}`` or ``{"ok": false, "error":
+"..."}``. The server side runs on the troupe's I/O loop and reaches the registry only by messages whose
+``reply_to`` futures it awaits through ``asyncio.wrap_future`` — the loop never blocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import enum
+import json
+import logging
+import os
+import socket
+import stat
+import tempfile
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pykka
+
+from mcp_troupe.actors.loop import IoLoop
+from mcp_troupe.actors.registry import GetStatus, Restart, Start, Stop
+from mcp_troupe.errors import TroupeError
+from mcp_troupe.types import ServerStatus
+
+__all__ = ["ControlClient", "ControlError", "ControlServer", "default_socket_path", "status_to_json"]
+
+log = logging.getLogger("mcp_troupe.control")
+
+MAX_REQUEST_BYTES = 64 * 1024
+OPERATIONS = ("status", "restart", "stop", "start")
+
+
+class ControlError(TroupeError):
+    """The control socket could not be opened, reached, or answered an error."""
+
+
+def default_socket_path() -> Path:
+    """``$XDG_RUNTIME_DIR/mcp-troupe/control.sock``, else ``<tmp>/mcp-troupe-<uid>/control.sock``."""
+    runtime_dir = os.environ.get("XDG_RUNTIME_DIR")
+    base = (
+        Path(runtime_dir) / "mcp-troupe"
+        if runtime_dir
+        else Path(tempfile.gettempdir()) / f"mcp-troupe-{os.getuid()}"
+    )
+    return base / "control.sock"
+
+
+def status_to_json(status: ServerStatus) -> dict[str, Any]:
+    """A status snapshot as plain JSON values."""
+    result: dict[str, Any] = {}
+    for item in dataclasses.fields(status):
+        value = getattr(status, item.name)
+        if isinstance(value, enum.Enum):
+            value = str(value.value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, dict) or hasattr(value, "items"):
+            value = dict(value)
+        result[item.name] = value
+    return result
+
+
+class ControlServer:
+    """Serve control requests for one troupe on ``path``."""
+
+    def __init__(self, *, registry: pykka.ActorRef[Any], loop: IoLoop, path: Path) -> None:
+        self.registry = registry
+        self.loop = loop
+        self.path = path
+        self._server: asyncio.AbstractServer | None = None
+        self._starting: asyncio.Future[None] | None = None
+
+    def start(self, timeout: float = 5.0) -> None:
+        """Bind the socket (0600, in a 0700 directory) and serve; raise :class:`ControlError` on failure."""
+        self._prepare_path()
+        ready: Future[None] = Future()
+        self.loop.post(self._start_on_loop, ready)
+        try:
+            ready.result(timeout)
+        except TimeoutError:
+            raise ControlError(f"control socket {self.path}: not listening after {timeout} s") from None
+        except OSError as exc:
+            raise ControlError(f"control socket {self.path}: {exc.strerror or exc}") from exc
+
+    def _prepare_path(self) -> None:
+        directory = self.path.parent
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if self.path.exists() or self.path.is_symlink():
+            mode = self.path.lstat().st_mode
+            if not stat.S_ISSOCK(mode):
+                raise ControlError(f"control socket {self.path}: exists and is not a socket; not touching it")
+            # A socket file is stale unless someone answers on it.
+            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                probe.settimeout(1.0)
+                probe.connect(str(self.path))
+            except OSError:
+                self.path.unlink()
+            else:
+                raise ControlError(f"control socket {self.path}: another manager is already listening there")
+            finally:
+                probe.close()
+
+    def _start_on_loop(self, ready: Future[None]) -> None:
+        async def start() -> None:
+            try:
+                # umask makes the socket 0600 from the moment it exists (a later chmod would leave a window).
+                old_umask = os.umask(0o177)
+                try:
+                    self._server = await asyncio.start_unix_server(
+                        self._handle, path=str(self.path), limit=MAX_REQUEST_BYTES
+                    )
+                finally:
+                    os.umask(old_umask)
+            except OSError as exc:
+                ready.set_exception(exc)
+                return
+            ready.set_result(None)
+
+        self._starting = asyncio.ensure_future(start())
+
+    def close(self) -> None:
+        """Stop serving and remove the socket file."""
+        server = self._server
+        if server is not None:
+            self.loop.post_if_running(server.close)
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                try:
+                    line = await reader.readline()
+                except (ValueError, asyncio.LimitOverrunError):
+                    await self._reply(
+                        writer, {"ok": False, "error": f"request larger than {MAX_REQUEST_BYTES} bytes"}
+                    )
+                    return
+                if not line:
+                    return
+                await self._reply(writer, await self._answer(line))
+        except (ConnectionError, OSError):
+            return
+        finally:
+            writer.close()
+
+    async def _reply(self, writer: asyncio.StreamWriter, reply: dict[str, Any]) -> None:
+        writer.write(json.dumps(reply, separators=(",", ":")).encode() + b"\n")
+        await writer.drain()
+
+    async def _answer(self, line: bytes) -> dict[str, Any]:
+        try:
+            request = json.loads(line)
+        except ValueError as exc:
+            return {"ok": False, "error": f"request is not JSON: {exc}"}
+        if not isinstance(request, dict):
+            return {"ok": False, "error": "request must be a JSON object"}
+        op = request.get("op")
+        if op not in OPERATIONS:
+            return {"ok": False, "error": f"unknown op {op!r}; expected one of {', '.join(OPERATIONS)}"}
+        try:
+            if op == "status":
+                statuses: list[ServerStatus] = await self._ask(GetStatus)
+                return {"ok": True, "result": [status_to_json(s) for s in statuses]}
+            server = request.get("server")
+            if not isinstance(server, str) or not server:
+                return {"ok": False, "error": f"op {op!r} needs a 'server' name"}
+            command: dict[str, Callable[[Future[Any]], object]] = {
+                "restart": lambda f: Restart(server, f),
+                "stop": lambda f: Stop(server, f),
+                "start": lambda f: Start(server, f),
+            }
+            await self._ask(command[op])
+            return {"ok": True, "result": {"server": server, "op": op}}
+        except TroupeError as exc:
+            return {"ok": False, "error": str(exc)}
+        except TimeoutError:
+            return {"ok": False, "error": "the manager did not answer in time"}
+
+    async def _ask(self, make: Callable[[Future[Any]], object], timeout: float = 10.0) -> Any:
+        future: Future[Any] = Future()
+        try:
+            self.registry.tell(make(future))
+        except pykka.ActorDeadError:
+            raise ControlError("the manager is stopping") from None
+        return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+
+
+class ControlClient:
+    """The CLI's side: send one request, read one reply."""
+
+    def __init__(self, path: Path | str | None = None, *, timeout: float = 15.0) -> None:
+        self.path = Path(path) if path is not None else default_socket_path()
+        self.timeout = timeout
+
+    def request(self, op: str, server: str | None = None) -> Any:
+        """Send ``op`` (for ``server``); return the reply's result or raise :class:`ControlError`."""
+        payload: dict[str, Any] = {"op": op}
+        if server is not None:
+            payload["server"] = server
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        try:
+            try:
+                sock.connect(str(self.path))
+            except FileNotFoundError:
+                raise ControlError(
+                    f"no manager is running at {self.path} (start one with 'troupe run')"
+                ) from None
+            except OSError as exc:
+                raise ControlError(
+                    f"cannot reach the manager at {self.path}: {exc.strerror or exc}"
+                ) from None
+            sock.sendall(json.dumps(payload).encode() + b"\n")
+            data = b""
+            while not data.endswith(b"\n"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        except TimeoutError:
+            raise ControlError(f"the manager at {self.path} did not answer within {self.timeout} s") from None
+        finally:
+            sock.close()
+        try:
+            reply = json.loads(data)
+        except ValueError:
+            raise ControlError(f"the manager at {self.path} sent an unreadable reply") from None
+        if not isinstance(reply, dict) or not reply.get("ok"):
+            error = reply.get("error") if isinstance(reply, dict) else None
+            raise ControlError(str(error or "the manager refused the request"))
+        return reply.get("result")
