@@ -142,6 +142,7 @@ def test_qualify_always_matches_the_provider_pattern(server: str, tool: str) -> 
 )
 def test_server_name_pattern(name: str, is_valid: bool) -> None:
     assert bool(SERVER_NAME_PATTERN.match(name)) is is_valid
+    assert not SERVER_NAME_PATTERN.match(name + "\n")  # no trailing newline slips through
 
 
 # --- assign_names ---------------------------------------------------------------------------------------

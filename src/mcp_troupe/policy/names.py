@@ -33,10 +33,10 @@ BUILTIN_PREFIX = "mcp__"
 MAX_NAME_LENGTH = 64
 """Longest tool name the model providers accept."""
 
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+NAME_PATTERN = re.compile(r"\A[A-Za-z0-9_-]{1,64}\Z")
 """What a qualified name must match to be sent to a provider."""
 
-SERVER_NAME_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+SERVER_NAME_PATTERN = re.compile(r"\A[A-Za-z0-9._-]{1,64}\Z")
 """What an operator-chosen server name must match (checked by the config loader)."""
 
 # ASCII only on purpose: ``\w`` and ``str.isalnum`` accept Unicode letters that providers reject.
