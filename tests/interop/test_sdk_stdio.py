@@ -14,28 +14,15 @@ from pathlib import Path
 
 import pytest
 
-# The client core is being written alongside these tests. Until it imports, each test fails with the import
-# error instead of the whole session failing to collect. Drop the guard once the core has landed.
-try:
-    from mcp_troupe import Troupe
-    from mcp_troupe.config import ReconnectPolicy, TroupeConfig, stdio_server
-    from mcp_troupe.protocol.versions import SUPPORTED
-    from mcp_troupe.types import ServerState, ServerStatus
-
-    CORE_IMPORT_ERROR: ImportError | None = None
-except ImportError as exc:  # pragma: no cover - transitional
-    CORE_IMPORT_ERROR = exc
+from mcp_troupe import Troupe
+from mcp_troupe.config import ReconnectPolicy, TroupeConfig, stdio_server
+from mcp_troupe.protocol.versions import SUPPORTED
+from mcp_troupe.types import ServerState, ServerStatus
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(60)]
 
 READY_TIMEOUT = 30.0
 PID_LINE = re.compile(r"\bpid (\d+)\b")
-
-
-@pytest.fixture(autouse=True)
-def _require_core() -> None:
-    if CORE_IMPORT_ERROR is not None:
-        pytest.fail(f"the mcp_troupe core does not import yet: {CORE_IMPORT_ERROR!r}")
 
 
 @contextmanager
