@@ -1,0 +1,290 @@
+"""The ``troupe`` command, run as a real subprocess against the bundled demo server."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_troupe import __version__
+from mcp_troupe.cli import UsageError, format_table, parse_arguments_json
+
+pytestmark = pytest.mark.timeout(60)
+
+RUN_TIMEOUT = 45.0
+DEMO_TOOL_COUNT = 9
+TROUPE_SCRIPT = Path(sys.executable).parent / "troupe"
+
+
+def run_troupe(
+    *args: str, cwd: Path, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m mcp_troupe.cli ARGS`` in ``cwd``; never a traceback, whatever the exit status."""
+    environment = {key: value for key, value in os.environ.items() if key != "TROUPE_CONFIG"}
+    environment.update(env or {})
+    completed = subprocess.run(
+        [sys.executable, "-m", "mcp_troupe.cli", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=RUN_TIMEOUT,
+    )
+    assert "Traceback" not in completed.stderr, completed.stderr
+    return completed
+
+
+def write_config(directory: Path, servers: dict[str, list[str]], *, max_attempts: int | None = None) -> Path:
+    """Write a troupe.yaml whose servers run this Python with the given arguments (JSON is valid YAML)."""
+    section: dict[str, Any] = {
+        "mcp_servers": {name: {"command": sys.executable, "args": args} for name, args in servers.items()}
+    }
+    if max_attempts is not None:
+        section["mcp"] = {"reconnect": {"max_attempts": max_attempts}}
+    path = directory / "troupe.yaml"
+    path.write_text(json.dumps({"tools": section}, indent=2), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def demo_config(tmp_path: Path) -> Path:
+    return write_config(tmp_path, {"demo": ["-m", "mcp_troupe.demo"]})
+
+
+# ---- troupe demo -------------------------------------------------------------------------------------------
+
+
+def test_demo_runs_the_tour_without_a_config_file(tmp_path: Path) -> None:
+    completed = run_troupe("demo", cwd=tmp_path)
+
+    assert completed.returncode == 0, completed.stderr
+    out = completed.stdout
+    assert "server demo: ready" in out
+    assert "mcp__demo__echo" in out
+    assert "hello from troupe" in out
+    assert re.search(r"^\s+5$", out, re.MULTILINE)
+    assert "is_error: true" in out
+    assert out.rstrip().endswith("stopped cleanly")
+
+
+def test_demo_json_is_one_document_with_the_calls_and_their_results(tmp_path: Path) -> None:
+    completed = run_troupe("demo", "--json", cwd=tmp_path)
+
+    assert completed.returncode == 0, completed.stderr
+    document = json.loads(completed.stdout)
+    assert document["server"]["state"] == "ready"
+    assert len(document["tools"]) == DEMO_TOOL_COUNT
+    results = {call["tool"]: call["result"] for call in document["calls"]}
+    assert results["mcp__demo__echo"]["text"] == "hello from troupe"
+    assert results["mcp__demo__add"]["structured"] == {"sum": 5}
+    assert results["mcp__demo__fail"]["is_error"] is True
+    assert document["stopped"] is True
+
+
+@pytest.mark.skipif(
+    not TROUPE_SCRIPT.exists(), reason="the troupe script is not installed beside this Python"
+)
+def test_the_installed_troupe_script_runs(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [str(TROUPE_SCRIPT), "demo"], cwd=tmp_path, capture_output=True, text=True, timeout=RUN_TIMEOUT
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    assert "hello from troupe" in completed.stdout
+
+
+# ---- troupe check and status -------------------------------------------------------------------------------
+
+
+def test_check_lists_a_ready_server_with_its_tool_count(tmp_path: Path, demo_config: Path) -> None:
+    completed = run_troupe("check", "-c", str(demo_config), cwd=tmp_path)
+
+    assert completed.returncode == 0, completed.stderr
+    assert re.search(
+        rf"^demo\s+stdio\s+ready\s+\d{{4}}-\d\d-\d\d\s+{DEMO_TOOL_COUNT}$", completed.stdout, re.M
+    )
+
+
+def test_check_fails_with_the_reason_when_a_command_does_not_exist(tmp_path: Path) -> None:
+    config = tmp_path / "troupe.yaml"
+    config.write_text(
+        "tools:\n  mcp:\n    reconnect: {max_attempts: 0}\n"
+        "  mcp_servers:\n    ghost:\n      command: /nonexistent/troupe-test-command\n",
+        encoding="utf-8",
+    )
+
+    completed = run_troupe("check", "-c", str(config), cwd=tmp_path)
+
+    assert completed.returncode == 1
+    assert re.search(r"^ghost\s+stdio\s+failed", completed.stdout, re.MULTILINE)
+    assert "command not found" in completed.stdout
+    assert "troupe: error: 1 server not ready: ghost" in completed.stderr
+
+
+def test_check_shows_the_stderr_tail_of_a_server_that_exited_at_start(tmp_path: Path) -> None:
+    args = ["-m", "mcp_troupe.demo", "--stderr-lines", "2", "--exit-at-start", "3"]
+    config = write_config(tmp_path, {"crashy": args}, max_attempts=0)
+
+    completed = run_troupe("check", "-c", str(config), cwd=tmp_path)
+
+    assert completed.returncode == 1
+    assert "exited with code 3" in completed.stdout
+    assert "    demo: starting line 1\n    demo: starting line 2\n" in completed.stdout
+
+
+def test_check_exits_2_with_the_key_path_of_an_unknown_key(tmp_path: Path) -> None:
+    config = tmp_path / "troupe.yaml"
+    config.write_text("tools:\n  mcp_servers:\n    demo:\n      comand: python\n", encoding="utf-8")
+
+    completed = run_troupe("check", "-c", str(config), cwd=tmp_path)
+
+    assert completed.returncode == 2
+    assert "tools.mcp_servers.demo.comand: unknown key 'comand'" in completed.stderr
+    assert completed.stdout == ""
+
+
+def test_check_exits_2_when_the_config_file_is_missing(tmp_path: Path) -> None:
+    completed = run_troupe("check", cwd=tmp_path)
+
+    assert completed.returncode == 2
+    assert completed.stderr.strip() == "troupe: error: troupe.yaml: configuration file not found"
+
+
+def test_status_reads_troupe_config_and_exits_0_with_a_failed_server(tmp_path: Path) -> None:
+    config = write_config(
+        tmp_path, {"crashy": ["-m", "mcp_troupe.demo", "--exit-at-start", "1"]}, max_attempts=0
+    )
+
+    completed = run_troupe("status", "--json", cwd=tmp_path, env={"TROUPE_CONFIG": str(config)})
+
+    assert completed.returncode == 0, completed.stderr
+    [server] = json.loads(completed.stdout)["servers"]
+    assert (server["name"], server["state"]) == ("crashy", "failed")
+
+
+# ---- troupe tools ------------------------------------------------------------------------------------------
+
+
+def test_tools_json_has_every_field_with_risk_as_a_name(tmp_path: Path, demo_config: Path) -> None:
+    completed = run_troupe("tools", "--json", "-c", str(demo_config), cwd=tmp_path)
+
+    assert completed.returncode == 0, completed.stderr
+    tools = {tool["name"]: tool for tool in json.loads(completed.stdout)}
+    echo = tools["mcp__demo__echo"]
+    assert echo["risk"] == "exec"
+    assert (echo["original_name"], echo["server"], echo["ready"]) == ("echo", "demo", True)
+    assert echo["input_schema"]["required"] == ["text"]
+
+
+# ---- troupe call -------------------------------------------------------------------------------------------
+
+
+def test_call_prints_the_result_text(tmp_path: Path, demo_config: Path) -> None:
+    completed = run_troupe(
+        "call", "mcp__demo__add", "--args", '{"a":2,"b":3}', "-c", str(demo_config), cwd=tmp_path
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == "5\n"
+
+
+def test_call_reads_arguments_from_standard_input_and_prints_json(tmp_path: Path, demo_config: Path) -> None:
+    completed = run_troupe(
+        "call",
+        "mcp__demo__add",
+        "--args",
+        "-",
+        "--json",
+        "-c",
+        str(demo_config),
+        cwd=tmp_path,
+        stdin='{"a": 2, "b": 3}',
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    result = json.loads(completed.stdout)
+    assert (result["text"], result["is_error"], result["structured"]) == ("5", False, {"sum": 5})
+    assert result["raw"]["structuredContent"] == {"sum": 5}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "reason"),
+    [
+        (
+            '{"a": 2,',
+            "is not valid JSON: Expecting property name enclosed in double quotes at line 1, column 9",
+        ),
+        ("[2, 3]", "must be a JSON object, got an array"),
+    ],
+)
+def test_call_exits_2_on_arguments_that_are_not_a_json_object(
+    tmp_path: Path, arguments: str, reason: str
+) -> None:
+    completed = run_troupe("call", "mcp__demo__add", "--args", arguments, cwd=tmp_path)
+
+    assert completed.returncode == 2
+    assert reason in completed.stderr
+    assert len(completed.stderr.splitlines()) == 1
+
+
+def test_call_of_an_unknown_tool_exits_1(tmp_path: Path, demo_config: Path) -> None:
+    completed = run_troupe("call", "mcp__demo__nope", "-c", str(demo_config), cwd=tmp_path)
+
+    assert completed.returncode == 1
+    assert "troupe: error: unknown tool 'mcp__demo__nope'" in completed.stderr
+
+
+def test_call_of_a_tool_that_returns_an_error_exits_1_with_its_text(
+    tmp_path: Path, demo_config: Path
+) -> None:
+    completed = run_troupe(
+        "call", "mcp__demo__fail", "--args", '{"message":"boom"}', "-c", str(demo_config), cwd=tmp_path
+    )
+
+    assert completed.returncode == 1
+    assert completed.stdout == "boom\n"
+    assert "returned an error" in completed.stderr
+
+
+# ---- the command line itself -------------------------------------------------------------------------------
+
+
+def test_version_prints_the_package_version(tmp_path: Path) -> None:
+    completed = run_troupe("--version", cwd=tmp_path)
+
+    assert (completed.returncode, completed.stdout.strip()) == (0, f"troupe {__version__}")
+
+
+def test_no_command_exits_2_with_the_usage(tmp_path: Path) -> None:
+    completed = run_troupe(cwd=tmp_path)
+
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("usage: troupe")
+
+
+# ---- pure helpers ------------------------------------------------------------------------------------------
+
+
+def test_format_table_aligns_columns_two_spaces_apart() -> None:
+    lines = format_table(("NAME", "N"), [("a", "10"), ("long-name", "2")])
+
+    assert lines == ["NAME       N", "a          10", "long-name  2"]
+
+
+def test_arguments_come_from_a_file_when_prefixed_with_at(tmp_path: Path) -> None:
+    path = tmp_path / "args.json"
+    path.write_text('{"text": "from a file"}', encoding="utf-8")
+
+    assert parse_arguments_json(f"@{path}") == {"text": "from a file"}
+    assert parse_arguments_json("-", stdin=io.StringIO("{}")) == {}
+    assert parse_arguments_json(None) == {}
+    with pytest.raises(UsageError, match="cannot read"):
+        parse_arguments_json(f"@{tmp_path / 'missing.json'}")
