@@ -203,6 +203,7 @@ class Troupe:
         try:
             future.result(timeout)
         except FutureTimeout:
+            future.cancel()  # lets the registry forget this waiter
             return False
         return True
 

@@ -31,7 +31,7 @@ from mcp_troupe.actors.supervisor import (
     StatusChanged,
     StopServer,
 )
-from mcp_troupe.config import TroupeConfig
+from mcp_troupe.config import ServerConfig, TroupeConfig
 from mcp_troupe.errors import (
     ConnectionLost,
     ServerNotReady,
@@ -187,13 +187,15 @@ class RegistryActor(pykka.ThreadingActor):
         self._table: dict[str, ToolSpec] = {}
         self._routes: dict[str, _Route] = {}
         self._rejected: dict[str, dict[str, str]] = {}
+        # Qualified name → why it was rejected, so calling a rejected tool says so instead of "unknown".
+        self._rejected_names: dict[str, str] = {}
         self._settle_waiters: list[Future[None]] = []
         self._is_shut_down = False
 
     def on_start(self) -> None:
         for name, server in self.config.servers.items():
-            if not self.config.mcp_enabled or not server.enabled:
-                reason = "tools.mcp.enabled is false" if not self.config.mcp_enabled else "enabled: false"
+            reason = self._skip_reason(server)
+            if reason is not None:
                 self._statuses[name] = ServerStatus(
                     name=name, transport=server.transport, state=ServerState.SKIPPED, last_error=reason
                 )
@@ -213,6 +215,16 @@ class RegistryActor(pykka.ThreadingActor):
             self._supervisors[name] = ref
             ref.tell(StartServer())
 
+    def _skip_reason(self, server: ServerConfig) -> str | None:
+        if not self.config.mcp_enabled:
+            return "tools.mcp.enabled is false"
+        if not server.enabled:
+            return "enabled: false"
+        if server.transport == "http" and self.config.network_policy != "allow":
+            # Network access is opt-in: an agent configured for local tools must not start talking to hosts.
+            return "an HTTP server, and execution.networkPolicy is deny (set it to allow to connect)"
+        return None
+
     # ---- dispatch ----------------------------------------------------------------------------------------
 
     def on_receive(self, message: Any) -> None:
@@ -230,6 +242,8 @@ class RegistryActor(pykka.ThreadingActor):
             case GetStatus():
                 msg.reply_to.set_result(self._status_list())
             case WhenSettled():
+                # Waiters whose callers gave up (they cancel their future) are dropped, not hoarded.
+                self._settle_waiters = [w for w in self._settle_waiters if not w.done()]
                 self._settle_waiters.append(msg.reply_to)
                 self._release_settle_waiters()
             case StatusChanged(status=status):
@@ -276,10 +290,9 @@ class RegistryActor(pykka.ThreadingActor):
     def _unknown_tool(self, name: str) -> TroupeError:
         if self._is_shut_down:
             return TroupeClosed("the troupe is stopped")
-        for server, reasons in self._rejected.items():
-            for tool, reason in reasons.items():
-                if name in reason or f"mcp__{server}__{tool}" == name:
-                    return UnknownTool(name, reason=f"rejected: {reason}")
+        reason = self._rejected_names.get(name)
+        if reason is not None:
+            return UnknownTool(name, reason=f"rejected: {reason}")
         return UnknownTool(name)
 
     # ---- the table -----------------------------------------------------------------------------------------
@@ -318,11 +331,13 @@ class RegistryActor(pykka.ThreadingActor):
         table: dict[str, ToolSpec] = {}
         routes: dict[str, _Route] = {}
         rejected: dict[str, dict[str, str]] = {}
+        rejected_names: dict[str, str] = {}
         for server, catalog in self._catalogs.items():
             rejected[server] = dict(catalog.rejected)
         for (server, tool_name), verdict in verdicts.items():
             if verdict.rejected_reason is not None:
                 rejected.setdefault(server, {})[tool_name] = verdict.rejected_reason
+                rejected_names.setdefault(verdict.qualified, verdict.rejected_reason)
                 log.warning("server %s: tool %r rejected: %s", server, tool_name, verdict.rejected_reason)
                 continue
             tool = definitions[(server, tool_name)]
@@ -335,10 +350,11 @@ class RegistryActor(pykka.ThreadingActor):
                 title=tool.title,
                 output_schema=tool.output_schema,
                 annotations=tool.annotations,
-                risk=effective_risk(tool.annotations, "untrusted"),
+                risk=effective_risk(tool.annotations, self.config.servers[server].trust_level),
             )
             routes[verdict.qualified] = _Route(server, tool.name)
         self._table, self._routes, self._rejected = table, routes, rejected
+        self._rejected_names = rejected_names
 
     def _list_tools(self, ready_only: bool) -> list[ToolSpec]:
         result = []

@@ -158,14 +158,12 @@ class ServerSupervisor(pykka.ThreadingActor):
         reconnect: ReconnectPolicy,
         registry: pykka.ActorRef[Any],
         runtime: Runtime,
-        max_frame: int = 16 * 1024 * 1024,
     ) -> None:
         super().__init__()
         self.config = config
         self.reconnect = reconnect
         self.registry = registry
         self.runtime = runtime
-        self.max_frame = max_frame
 
         self.state = ServerState.CONNECTING
         self.incarnation = 0
@@ -179,6 +177,8 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._protocol_version: str | None = None
         self._server_info: dict[str, Any] | None = None
         self._ready_since: float | None = None
+        # True between a runtime loss and the next ready: retries then use jittered backoff.
+        self._is_reconnecting = False
         # Incarnations whose transports are still closing; the next one waits for them.
         self._closing: set[int] = set()
         self._connect_when_closed = False
@@ -292,7 +292,7 @@ class ServerSupervisor(pykka.ThreadingActor):
                 incarnation=incarnation,
                 session=session,
                 runtime=self.runtime,
-                max_frame=self.max_frame,
+                max_frame=self.config.max_frame_bytes,
             )
         raise TroupeError(
             f"server {self.config.name!r}: transport {self.config.transport!r} is not available"
@@ -300,6 +300,7 @@ class ServerSupervisor(pykka.ThreadingActor):
 
     def _on_ready(self, msg: SessionReady) -> None:
         self.state = ServerState.READY
+        self._is_reconnecting = False
         self.attempts = 0
         self.last_error = None
         self._pid = msg.pid
@@ -323,10 +324,14 @@ class ServerSupervisor(pykka.ThreadingActor):
         self.runtime.emit("connected", self.config.name, msg.incarnation, f"{len(msg.tools)} tools")
 
     def _on_connect_failed(self, error: TroupeError) -> None:
-        self.last_error = str(error)
-        if isinstance(error, ConnectFailed) and error.stderr_tail:
-            self.stderr_tail = error.stderr_tail
-        log.warning("server %s: %s", self.config.name, error)
+        # The stderr tail is kept (and shown) on its own; last_error is the one-line reason.
+        if isinstance(error, ConnectFailed):
+            self.last_error = f"connect failed: {error.reason}"
+            if error.stderr_tail:
+                self.stderr_tail = error.stderr_tail
+        else:
+            self.last_error = str(error)
+        log.warning("server %s: %s", self.config.name, self.last_error)
         self._teardown(str(error), grace=FAILURE_GRACE)
         self._schedule_retry()
 
@@ -337,6 +342,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         stable = self._ready_since is not None and time.monotonic() - self._ready_since >= STABLE_PERIOD
         if stable:
             self.attempts = 0
+        self._is_reconnecting = True
         log.warning("server %s: connection lost: %s", self.config.name, msg.reason)
         self._tell_registry(ServerDown(self.config.name, msg.incarnation, unregister=False))
         self.runtime.emit("lost", self.config.name, msg.incarnation, msg.reason)
@@ -346,22 +352,24 @@ class ServerSupervisor(pykka.ThreadingActor):
     def _schedule_retry(self) -> None:
         self._ready_since = None
         policy = self.reconnect
-        if self.attempts >= policy.max_attempts:
+        # attempts: failed connection attempts in a row; max_attempts: retries allowed after the first.
+        self.attempts += 1
+        if self.attempts > policy.max_attempts:
             self.state = ServerState.FAILED
             log.error(
-                "server %s: failed after %d attempts; restart it to try again (last error: %s)",
-                self.config.name, self.attempts + 1, self.last_error,
+                "server %s: failed after %d failed attempt%s; restart it to try again (last error: %s)",
+                self.config.name, self.attempts, "" if self.attempts == 1 else "s", self.last_error,
             )  # fmt: skip
             self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
             self._publish_status()
             self.runtime.emit("failed", self.config.name, self.incarnation, self.last_error or "")
             return
         # The exponent is clamped: max_attempts may be large, and 2**1100 overflows a float.
-        delay = min(policy.initial_delay * (2 ** min(self.attempts, 60)), policy.max_delay)
-        if self.incarnation > 1 and self.attempts == 0:
+        delay = min(policy.initial_delay * (2 ** min(self.attempts - 1, 60)), policy.max_delay)
+        if self._is_reconnecting:
             # A runtime reconnect: jitter spreads out many servers that lost one shared dependency at once.
+            # First connects keep the documented 1, 2, 4, 8, 16 s schedule.
             delay *= random.uniform(0.8, 1.2)
-        self.attempts += 1
         self.state = ServerState.BACKOFF
         self._publish_status()
         log.info("server %s: retry %d in %.1f s", self.config.name, self.attempts, delay)
