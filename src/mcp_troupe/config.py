@@ -40,9 +40,15 @@ from mcp_troupe.errors import ConfigError
 from mcp_troupe.policy.names import SERVER_NAME_PATTERN, sanitize
 
 __all__ = [
+    "ApprovalMode",
+    "NetworkPolicy",
+    "OAuthConfig",
+    "Profile",
     "ReconnectPolicy",
+    "SecurityPolicy",
     "ServerConfig",
     "TroupeConfig",
+    "TrustLevel",
     "load_config",
     "parse_config",
     "stdio_server",
@@ -55,6 +61,19 @@ DEFAULT_TIMEOUT: Final = 120.0
 
 DEFAULT_CONNECT_TIMEOUT: Final = 60.0
 """Seconds spawning (or the TCP connect) plus the ``initialize`` handshake may take by default."""
+
+DEFAULT_MAX_FRAME_BYTES: Final = 16 * 1024 * 1024
+"""The largest single message a server may send; a larger one fails the connection cleanly."""
+
+DEFAULT_MAX_OUTPUT_CHARS: Final = 100_000
+"""How much of one tool result reaches the model before it is truncated (the rest stays retrievable)."""
+
+TrustLevel: TypeAlias = Literal["trusted", "untrusted"]
+SecurityPolicy: TypeAlias = Literal["block", "warn"]
+Profile: TypeAlias = Literal["interactive", "public_gateway", "daemon"]
+ApprovalMode: TypeAlias = Literal["ask", "auto", "deny"]
+NetworkPolicy: TypeAlias = Literal["allow", "deny"]
+AuthKind: TypeAlias = Literal["none", "oauth"]
 
 
 # --- the dataclasses ------------------------------------------------------------------------------------
@@ -71,6 +90,23 @@ class ReconnectPolicy:
     initial_delay: float = 1.0
     max_delay: float = 16.0
     max_attempts: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class OAuthConfig:
+    """OAuth 2.1 settings of an HTTP server with ``auth: oauth``; everything is optional.
+
+    ``client_secret`` may be a secret and is left out of the repr.
+    """
+
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    client_metadata_url: str | None = None
+    scopes: tuple[str, ...] = ()
+    redirect_port: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scopes", tuple(self.scopes))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +127,20 @@ class ServerConfig:
     enabled: bool = True
     timeout: float = DEFAULT_TIMEOUT
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    trust_level: TrustLevel = "untrusted"
+    tools_include: tuple[str, ...] | None = None
+    tools_exclude: tuple[str, ...] = ()
+    max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES
+    auth: AuthKind = "none"
+    oauth: OAuthConfig | None = None
 
     def __post_init__(self) -> None:
         # Code (and tests) may pass lists and dicts; freeze copies so that a config never changes under the
         # actors that were started from it.
         object.__setattr__(self, "args", tuple(self.args))
+        if self.tools_include is not None:
+            object.__setattr__(self, "tools_include", tuple(self.tools_include))
+        object.__setattr__(self, "tools_exclude", tuple(self.tools_exclude))
         object.__setattr__(self, "env", types.MappingProxyType(dict(self.env)))
         object.__setattr__(self, "headers", types.MappingProxyType(dict(self.headers)))
 
@@ -107,15 +152,24 @@ class ServerConfig:
 
 @dataclass(frozen=True, slots=True)
 class TroupeConfig:
-    """The whole configuration: the servers in file order, the master switch and the reconnect policy."""
+    """The whole configuration: the servers in file order, the master switch, the reconnect policy, and the
+    security, network and approval settings that apply to every server."""
 
     servers: Mapping[str, ServerConfig] = field(default_factory=dict)
     mcp_enabled: bool = True
     reconnect: ReconnectPolicy = field(default_factory=ReconnectPolicy)
     source: str = "<config>"
+    security_policy: SecurityPolicy = "block"
+    profile: Profile = "interactive"
+    allow: tuple[str, ...] = ()
+    network_policy: NetworkPolicy = "deny"
+    approval_mode: ApprovalMode = "ask"
+    max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
+    control_socket: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "servers", types.MappingProxyType(dict(self.servers)))
+        object.__setattr__(self, "allow", tuple(self.allow))
 
 
 # --- public entry points --------------------------------------------------------------------------------
@@ -230,6 +284,8 @@ def _format_path(path: _KeyPath) -> str:
 
 def _is_secret(path: _KeyPath) -> bool:
     """Tell whether ``path`` is, or lies under, a server's ``env`` or ``headers`` (values never shown)."""
+    if len(path) >= 5 and path[:2] == ("tools", "mcp_servers") and path[3:5] == ("oauth", "client_secret"):
+        return True
     return len(path) >= 4 and path[:2] == ("tools", "mcp_servers") and path[3] in ("env", "headers")
 
 
@@ -476,6 +532,8 @@ class _Normalizer:
 
 _SECONDS: Final[dict[str, Any]] = {"type": "number", "exclusiveMinimum": 0}
 _STRING_MAP: Final[dict[str, Any]] = {"type": "object", "additionalProperties": {"type": "string"}}
+_NAMES: Final[dict[str, Any]] = {"type": "array", "items": {"type": "string", "minLength": 1}}
+_FRAME_BYTES: Final[dict[str, Any]] = {"type": "integer", "minimum": 1024}
 _SERVER_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "properties": {
@@ -488,6 +546,22 @@ _SERVER_SCHEMA: Final[dict[str, Any]] = {
         "enabled": {"type": "boolean"},
         "timeout": _SECONDS,
         "connect_timeout": _SECONDS,
+        "trust_level": {"enum": ["trusted", "untrusted"]},
+        "tools_include": _NAMES,
+        "tools_exclude": _NAMES,
+        "max_frame_bytes": _FRAME_BYTES,
+        "auth": {"enum": ["none", "oauth"]},
+        "oauth": {
+            "type": "object",
+            "properties": {
+                "client_id": {"type": "string", "minLength": 1},
+                "client_secret": {"type": "string"},
+                "client_metadata_url": {"type": "string", "minLength": 1},
+                "scopes": _NAMES,
+                "redirect_port": {"type": "integer", "minimum": 0, "maximum": 65535},
+            },
+            "additionalProperties": False,
+        },
     },
     "additionalProperties": False,
 }
@@ -498,10 +572,15 @@ _SCHEMA: Final[dict[str, Any]] = {
         "tools": {
             "type": "object",
             "properties": {
+                "mcpSecurityPolicy": {"enum": ["block", "warn"]},
+                "profile": {"enum": ["interactive", "public_gateway", "daemon"]},
+                "allow": _NAMES,
                 "mcp": {
                     "type": "object",
                     "properties": {
                         "enabled": {"type": "boolean"},
+                        "max_output_chars": {"type": "integer", "minimum": 1000},
+                        "control_socket": {"type": "string", "minLength": 1},
                         "reconnect": {
                             "type": "object",
                             "properties": {
@@ -517,6 +596,22 @@ _SCHEMA: Final[dict[str, Any]] = {
                 # Server names are checked in Python (pass 4): the schema's "pattern" is searched with
                 # re.search, whose "$" also matches before a trailing newline.
                 "mcp_servers": {"type": "object", "additionalProperties": _SERVER_SCHEMA},
+            },
+            "additionalProperties": False,
+        },
+        "execution": {
+            "type": "object",
+            "properties": {"networkPolicy": {"enum": ["allow", "deny"]}},
+            "additionalProperties": False,
+        },
+        "permissions": {
+            "type": "object",
+            "properties": {
+                "approval": {
+                    "type": "object",
+                    "properties": {"mode": {"enum": ["ask", "auto", "deny"]}},
+                    "additionalProperties": False,
+                },
             },
             "additionalProperties": False,
         },
@@ -679,12 +774,35 @@ def _parse(
 
     _raise_problems(problems, normalizer.order, source)
     _log.debug("configuration %s: %d servers (%s)", source, len(servers), ", ".join(servers))
+    execution = _section(_section(plain).get("execution"))
+    approval = _section(_section(_section(plain).get("permissions")).get("approval"))
+    max_output = mcp.get("max_output_chars")
+    control_socket = mcp.get("control_socket")
     return TroupeConfig(
         servers=servers,
         mcp_enabled=enabled if isinstance(enabled, bool) else True,
         reconnect=reconnect,
         source=source,
+        security_policy=_choice(tools.get("mcpSecurityPolicy"), ("block", "warn")),
+        profile=_choice(tools.get("profile"), ("interactive", "public_gateway", "daemon")),
+        allow=tuple(_strings(tools.get("allow"))),
+        network_policy=_choice(execution.get("networkPolicy"), ("deny", "allow")),
+        approval_mode=_choice(approval.get("mode"), ("ask", "auto", "deny")),
+        max_output_chars=_int_in(max_output, 1000) or DEFAULT_MAX_OUTPUT_CHARS,
+        control_socket=control_socket if isinstance(control_socket, str) else None,
     )
+
+
+def _choice(value: object, choices: tuple[Any, ...]) -> Any:
+    """``value`` when it is one of ``choices`` (else the schema reported it), or the first, the default."""
+    return value if value in choices else choices[0]
+
+
+def _int_in(value: object, low: int, high: int | None = None) -> int | None:
+    """``value`` when it is an integer within bounds (the schema reported it otherwise), else None."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        return None
+    return value if high is None or value <= high else None
 
 
 def _section(value: object) -> dict[str, object]:
@@ -759,6 +877,14 @@ def _server(
     enabled = raw.get("enabled")
     timeout = _seconds(raw, "timeout", path, problems)
     connect_timeout = _seconds(raw, "connect_timeout", path, problems)
+    include = raw.get("tools_include")
+    max_frame = raw.get("max_frame_bytes")
+    auth = _choice(raw.get("auth"), ("none", "oauth"))
+    oauth = _oauth(raw.get("oauth"), (*path, "oauth"), environ, problems)
+    if oauth is not None and auth != "oauth":
+        problems.append(((*path, "oauth"), "'oauth' settings need auth: \"oauth\" on the same server"))
+    if auth == "oauth" and oauth is None:
+        oauth = OAuthConfig()
     return ServerConfig(
         name=name,
         command=command if isinstance(command, str) else None,
@@ -770,6 +896,41 @@ def _server(
         enabled=enabled if isinstance(enabled, bool) else True,
         timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
         connect_timeout=DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout,
+        trust_level=_choice(raw.get("trust_level"), ("untrusted", "trusted")),
+        tools_include=tuple(_strings(include)) if isinstance(include, list) else None,
+        tools_exclude=tuple(_strings(raw.get("tools_exclude"))),
+        max_frame_bytes=_int_in(max_frame, 1024) or DEFAULT_MAX_FRAME_BYTES,
+        auth=auth,
+        oauth=oauth,
+    )
+
+
+def _oauth(
+    raw: object, path: _KeyPath, environ: Mapping[str, str], problems: list[_Problem]
+) -> OAuthConfig | None:
+    """Build the OAuth settings; ``client_secret`` expands ``${VAR}`` like ``env`` values, never shown."""
+    if not isinstance(raw, dict):
+        return None
+    secret = raw.get("client_secret")
+    client_id, metadata_url, port = (
+        raw.get("client_id"),
+        raw.get("client_metadata_url"),
+        raw.get("redirect_port"),
+    )
+    if isinstance(metadata_url, str) and metadata_url:
+        problem = _url_problem(metadata_url)
+        if problem is None and not metadata_url.startswith("https://"):
+            problem = "must be an https:// URL (a Client ID Metadata Document is fetched by the server)"
+        if problem is not None:
+            problems.append(((*path, "client_metadata_url"), problem))
+    return OAuthConfig(
+        client_id=client_id if isinstance(client_id, str) else None,
+        client_secret=_expand(secret, (*path, "client_secret"), environ, problems)
+        if isinstance(secret, str)
+        else None,
+        client_metadata_url=metadata_url if isinstance(metadata_url, str) else None,
+        scopes=tuple(_strings(raw.get("scopes"))),
+        redirect_port=_int_in(port, 0, 65535) or 0,
     )
 
 
@@ -788,8 +949,9 @@ def _transport_problems(raw: Mapping[str, object], path: _KeyPath) -> list[_Prob
         only_stdio = "is only valid with 'command' (a stdio server), and this server has a 'url'"
         return [((*path, key), f"{key!r} {only_stdio}") for key in ("args", "env", "cwd") if key in raw]
     if has_command:
-        only_http = "'headers' is only valid with 'url' (an HTTP server), and this server has a 'command'"
-        return [((*path, "headers"), only_http)] if "headers" in raw else []
+        only_http = "is only valid with 'url' (an HTTP server), and this server has a 'command'"
+        # spec: authorization — stdio servers SHOULD NOT use OAuth; credentials come from the environment.
+        return [((*path, key), f"{key!r} {only_http}") for key in ("headers", "auth", "oauth") if key in raw]
     return [(path, "needs 'command' (a stdio server) or 'url' (an HTTP server)")]
 
 

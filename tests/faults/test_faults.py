@@ -6,6 +6,7 @@ leaks (threads, file descriptors, child processes), and that the other servers k
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -157,8 +158,10 @@ def test_garbage_between_frames_is_skipped_and_calls_keep_working() -> None:
 
 @pytest.mark.timeout(60)
 def test_an_oversized_frame_fails_the_connection_cleanly_and_it_reconnects() -> None:
-    # Just over the default 16 MiB bound: the frame is refused before it is buffered whole.
-    server = demo("huge", "--oversized-frame", str(17 * 1024 * 1024))
+    # Just over a configured 1 MiB bound: the frame is refused before it is buffered whole.
+    server = dataclasses.replace(
+        demo("huge", "--oversized-frame", str(1024 * 1024 + 10)), max_frame_bytes=1024 * 1024
+    )
     with troupe_of(server) as troupe:
         assert troupe.wait_ready(10)
         with pytest.raises(ConnectionLost, match="exceeded"):

@@ -471,7 +471,10 @@ def test_a_valid_key_in_the_wrong_place_says_where_it_belongs() -> None:
 def test_an_unknown_key_without_a_close_match_lists_the_valid_keys() -> None:
     _, message = one_problem({"tools": {"mcp": {"zzz": 1}}})
 
-    assert message == "unknown key 'zzz'; valid keys are 'enabled', 'reconnect'"
+    assert (
+        message
+        == "unknown key 'zzz'; valid keys are 'control_socket', 'enabled', 'max_output_chars', 'reconnect'"
+    )
 
 
 # --- every problem at once, with key paths --------------------------------------------------------------
@@ -926,3 +929,132 @@ def test_a_yaml_file_loads_like_the_data_it_holds(data: object) -> None:
 
     from_data = outcome(lambda: parse_config(data, source=str(path), environ=environ))
     assert from_file == from_data
+
+
+# --- security, network, approval and OAuth settings ------------------------------------------------------
+
+
+def test_security_network_and_approval_settings_are_read_with_safe_defaults() -> None:
+    default = parse_config({"tools": {"mcp_servers": {}}})
+    assert (default.security_policy, default.profile, default.allow) == ("block", "interactive", ())
+    assert (default.network_policy, default.approval_mode) == ("deny", "ask")
+    config = parse_config(
+        {
+            "tools": {
+                "mcpSecurityPolicy": "warn",
+                "profile": "daemon",
+                "allow": ["mcp__github__*"],
+                "mcp": {"max_output_chars": 5000, "control_socket": "/tmp/x.sock"},
+            },
+            "execution": {"networkPolicy": "allow"},
+            "permissions": {"approval": {"mode": "deny"}},
+        }
+    )
+    assert (config.security_policy, config.profile, config.allow) == ("warn", "daemon", ("mcp__github__*",))
+    assert (config.network_policy, config.approval_mode) == ("allow", "deny")
+    assert (config.max_output_chars, config.control_socket) == (5000, "/tmp/x.sock")
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "fragment"),
+    [
+        ({"tools": {"profile": "public"}}, "tools.profile", "public_gateway"),
+        ({"tools": {"mcpSecurityPolicy": "off"}}, "tools.mcpSecurityPolicy", "block"),
+        ({"execution": {"networkPolicy": "maybe"}}, "execution.networkPolicy", "allow"),
+        ({"permissions": {"approval": {"mode": "always"}}}, "permissions.approval.mode", "ask"),
+        ({"permissions": {"aproval": {}}}, "permissions.aproval", "approval"),
+    ],
+)
+def test_bad_policy_settings_name_their_key_and_the_choices(data: object, path: str, fragment: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(data)
+    assert any(p == path and fragment in m for p, m in caught.value.problems), caught.value.problems
+
+
+def test_per_server_trust_filters_and_frame_bound_are_read() -> None:
+    config = parse_config(
+        {
+            "tools": {
+                "mcp_servers": {
+                    "fs": {
+                        "command": "x",
+                        "trust_level": "trusted",
+                        "tools_include": ["read_*"],
+                        "tools_exclude": ["read_secret"],
+                        "max_frame_bytes": 4096,
+                    },
+                    "other": {"command": "y"},
+                }
+            }
+        }
+    )
+    fs, other = config.servers["fs"], config.servers["other"]
+    assert (fs.trust_level, fs.tools_include, fs.tools_exclude, fs.max_frame_bytes) == (
+        "trusted", ("read_*",), ("read_secret",), 4096,
+    )  # fmt: skip
+    assert (other.trust_level, other.tools_include, other.tools_exclude) == ("untrusted", None, ())
+
+
+def test_oauth_settings_need_an_http_server_and_hide_the_expanded_secret() -> None:
+    config = parse_config(
+        {
+            "tools": {
+                "mcp_servers": {
+                    "remote": {
+                        "url": "https://mcp.example.com/mcp",
+                        "auth": "oauth",
+                        "oauth": {"client_id": "abc", "client_secret": "${SECRET}", "scopes": ["mcp:read"]},
+                    },
+                    "plain": {"url": "https://mcp.example.com/other", "auth": "oauth"},
+                }
+            }
+        },
+        environ={"SECRET": "s3cr3t-value"},
+    )
+    oauth = config.servers["remote"].oauth
+    assert oauth is not None
+    assert (oauth.client_id, oauth.client_secret, oauth.scopes) == ("abc", "s3cr3t-value", ("mcp:read",))
+    assert "s3cr3t-value" not in repr(config)
+    assert config.servers["plain"].oauth is not None  # auth: oauth alone means "discover everything"
+
+
+@pytest.mark.parametrize(
+    ("server", "path", "fragment"),
+    [
+        ({"command": "x", "auth": "oauth"}, "tools.mcp_servers.s.auth", "only valid with 'url'"),
+        ({"url": "https://h/mcp", "oauth": {"client_id": "a"}}, "tools.mcp_servers.s.oauth", 'auth: "oauth"'),
+        (
+            {"url": "https://h/mcp", "auth": "oauth", "oauth": {"client_metadata_url": "http://h/c.json"}},
+            "tools.mcp_servers.s.oauth.client_metadata_url",
+            "https://",
+        ),
+        ({"url": "https://h/mcp", "auth": "oauth", "oauth": {"redirect_port": 70000}}, None, "65535"),
+        ({"command": "x", "max_frame_bytes": 10}, "tools.mcp_servers.s.max_frame_bytes", "1024"),
+        ({"command": "x", "trust_level": "maybe"}, "tools.mcp_servers.s.trust_level", "trusted"),
+    ],
+)
+def test_bad_server_security_settings_are_reported_with_their_key_path(
+    server: dict[str, object], path: str | None, fragment: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config({"tools": {"mcp_servers": {"s": server}}})
+    assert any((path is None or p == path) and fragment in m for p, m in caught.value.problems), (
+        caught.value.problems
+    )
+
+
+def test_an_unset_variable_in_the_client_secret_is_an_error_that_shows_no_value() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(
+            {
+                "tools": {
+                    "mcp_servers": {
+                        "r": {"url": "https://h/mcp", "auth": "oauth", "oauth": {"client_secret": "${NOPE}"}}
+                    }
+                }
+            },
+            environ={},
+        )
+    assert caught.value.problems == (
+        ("tools.mcp_servers.r.oauth.client_secret", "environment variable NOPE is not set"),
+    )

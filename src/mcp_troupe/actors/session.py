@@ -50,7 +50,9 @@ __all__ = [
     "OpenFailed",
     "Opened",
     "Outbound",
+    "RequestFailed",
     "SessionActor",
+    "SessionExpired",
     "SessionFailed",
     "SessionLost",
     "SessionReady",
@@ -68,10 +70,20 @@ RECENTLY_ABANDONED = 1024
 
 
 class Outbound(Protocol):
-    """The write side of a transport, callable from the session's thread without blocking."""
+    """The write side of a transport, callable from the session's thread without blocking.
+
+    Calls are applied in order: a ``set_protocol_version`` affects every frame sent after it.
+    """
 
     def send(self, frame: bytes) -> None:
         """Queue one frame for the wire (the transport adds framing)."""
+
+    def set_protocol_version(self, version: str) -> None:
+        """The handshake settled on ``version`` (HTTP sends it as ``MCP-Protocol-Version`` from now on)."""
+
+    @property
+    def session_id(self) -> str | None:
+        """The transport-level session id the server issued (HTTP ``Mcp-Session-Id``), if any."""
 
 
 # ---- messages this actor handles -----------------------------------------------------------------------
@@ -120,6 +132,26 @@ class TransportDown:
 
 
 @dataclass(frozen=True, slots=True)
+class RequestFailed:
+    """The transport could not deliver request ``request_id`` (HTTP 4xx/5xx): fail that call only."""
+
+    incarnation: int
+    request_id: RequestId
+    error: TroupeError
+
+
+@dataclass(frozen=True, slots=True)
+class SessionExpired:
+    """The server no longer knows our session (HTTP 404 on a request that carried a session id).
+
+    ``frames`` are the undelivered frames. The transport has already dropped the old session id.
+    """
+
+    incarnation: int
+    frames: list[bytes]
+
+
+@dataclass(frozen=True, slots=True)
 class CallRequest:
     """Send ``method`` with ``params``; complete ``reply_to`` with the raw result or an error."""
 
@@ -160,6 +192,8 @@ SessionMessage = (
     | OpenFailed
     | Inbound
     | TransportDown
+    | RequestFailed
+    | SessionExpired
     | CallRequest
     | CancelCall
     | Close
@@ -222,6 +256,7 @@ class _Pending:
     reply_to: Future[Any] | None = None
     on_result: Callable[[Mapping[str, Any]], None] | None = None
     on_error: Callable[[TroupeError], None] | None = None
+    is_retried: bool = False
 
 
 def _complete(future: Future[Any], result: Any) -> None:
@@ -279,6 +314,8 @@ class SessionActor(pykka.ThreadingActor):
         self._deadlines: list[tuple[float, RequestId]] = []
         self._timer_at: float | None = None
         self._bad_frames = 0
+        # HTTP session expiry: while a new session is being initialised, outgoing frames wait here.
+        self._held: list[bytes] | None = None
 
         # Catalog refresh: at most one listing in flight; a list_changed meanwhile marks it dirty.
         self._listing: PageGuard | None = None
@@ -314,6 +351,12 @@ class SessionActor(pykka.ThreadingActor):
             case TransportDown():
                 if msg.incarnation == self.incarnation:
                     self._on_transport_down(msg.reason, msg.stderr_tail)
+            case RequestFailed():
+                if msg.incarnation == self.incarnation:
+                    self._on_request_failed(msg.request_id, msg.error)
+            case SessionExpired():
+                if msg.incarnation == self.incarnation:
+                    self._on_session_expired(msg.frames)
             case Close():
                 self._fail_all(ConnectionLost(self.server, msg.reason))
                 self._is_closed = True
@@ -348,6 +391,9 @@ class SessionActor(pykka.ThreadingActor):
             self._report_failure(exc)
             return
         self._info = info
+        assert self._outbound is not None
+        self._outbound.set_protocol_version(info.protocol_version)
+        self._session_id = self._outbound.session_id
         self._notify(proto.INITIALIZED, None)
         log.debug(
             "server %s speaks %s (%s)", self.server, info.protocol_version, info.server_info.get("name")
@@ -495,9 +541,14 @@ class SessionActor(pykka.ThreadingActor):
             deadline = time.monotonic() + timeout
             self._arm_deadline(deadline, request_id)
         self._pending[request_id] = _Pending(method, deadline, timeout, reply_to, on_result, on_error)
-        assert self._outbound is not None
-        self._outbound.send(jsonrpc.encode_request(request_id, method, params))
+        self._write(jsonrpc.encode_request(request_id, method, params))
         return request_id
+
+    def _write(self, frame: bytes) -> None:
+        if self._held is not None:
+            self._held.append(frame)
+        elif self._outbound is not None:
+            self._outbound.send(frame)
 
     def _request_internal(
         self,
@@ -517,8 +568,7 @@ class SessionActor(pykka.ThreadingActor):
             self._on_listing_error(error)
 
     def _notify(self, method: str, params: Mapping[str, Any] | None) -> None:
-        if self._outbound is not None:
-            self._outbound.send(jsonrpc.encode_notification(method, params))
+        self._write(jsonrpc.encode_notification(method, params))
 
     def _on_frames(self, frames: list[bytes]) -> None:
         batching = self._revision is not None and self._revision.batching
@@ -592,13 +642,105 @@ class SessionActor(pykka.ThreadingActor):
                 ErrorObject(jsonrpc.METHOD_NOT_FOUND, f"Method not found: {request.method} (not supported)"),
             )
             log.info("server %s asked for %s; answered -32601", self.server, request.method)
-        if self._outbound is not None:
-            self._outbound.send(jsonrpc.encode(reply))
+        self._write(jsonrpc.encode(reply))
 
     def _on_notification(self, method: str) -> None:
         if method == proto.TOOLS_LIST_CHANGED:
             self._on_list_changed()
         # Progress, logging, resource and prompt changes are not consumed by this layer; ignored quietly.
+
+    # ---- HTTP: per-request failures and session expiry ---------------------------------------------------
+
+    def _on_request_failed(self, request_id: RequestId, error: TroupeError) -> None:
+        pending = self._pending.pop(request_id, None)
+        if pending is None:
+            return
+        if pending.reply_to is not None:
+            _fail(pending.reply_to, error)
+        elif pending.on_error is not None:
+            pending.on_error(error)
+
+    def _on_session_expired(self, frames: list[bytes]) -> None:
+        """Start one new session for however many requests failed, and retry those it is safe to retry.
+
+        spec: 2025-06-18 transports, session management — a 404 to a request carrying a session id means the
+        session is gone; the client MUST start a new one with a fresh initialize (without the old id).
+        """
+        if self._info is None or self._is_closed:
+            # Expired before the first handshake finished: that is a failed connect, not an expiry.
+            self._on_transport_down("the server dropped the session during the handshake", ())
+            return
+        retry: list[bytes] = []
+        for frame in frames:
+            try:
+                message = jsonrpc.decode(frame)
+            except MalformedMessage:
+                continue
+            if not isinstance(message, Request):
+                continue  # notifications and our responses are not worth replaying to a new session
+            pending = self._pending.get(message.id)
+            if pending is None:
+                continue
+            if message.method == proto.INITIALIZE:
+                self._report_failure(ConnectionLost(self.server, "the server refused a new session"))
+                return
+            is_continuation = message.method.endswith("/list") and bool(
+                message.params and "cursor" in message.params
+            )
+            if is_continuation:
+                # A cursor from a dead session means nothing to the new one: the listing restarts instead.
+                del self._pending[message.id]
+                self._listing = None
+                self._is_catalog_dirty = True
+            elif pending.is_retried:
+                del self._pending[message.id]
+                error = ConnectionLost(self.server, "the session expired again after a retry")
+                if pending.reply_to is not None:
+                    _fail(pending.reply_to, error)
+                elif pending.on_error is not None:
+                    pending.on_error(error)
+            else:
+                pending.is_retried = True
+                retry.append(frame)
+        if self._held is None:
+            log.info("server %s: HTTP session expired; starting a new session", self.server)
+            self._held = []
+            self._send_reinitialize()
+        # Retried requests go out first, once the new session exists.
+        self._held[:0] = retry
+
+    def _send_reinitialize(self) -> None:
+        # Sent past the hold: it is what creates the session the held frames are waiting for.
+        held, self._held = self._held, None
+        self._request_internal(
+            proto.INITIALIZE,
+            proto.initialize_params(LATEST, CLIENT_NAME, __version__),
+            self._on_reinitialized,
+            timeout=self.handshake_timeout,
+        )
+        self._held = held
+
+    def _on_reinitialized(self, result: Mapping[str, Any]) -> None:
+        try:
+            info = proto.parse_initialize_result(result)
+            self._revision = negotiate(info.protocol_version, server=self.server)
+        except ProtocolError as exc:
+            self._report_failure(exc)
+            return
+        self._info = info
+        assert self._outbound is not None
+        self._outbound.set_protocol_version(info.protocol_version)
+        self._session_id = self._outbound.session_id
+        held, self._held = self._held or [], None
+        self._notify(proto.INITIALIZED, None)
+        for frame in held:
+            self._outbound.send(frame)
+        # The new session may expose a different catalog; rediscover it (all pages).
+        if info.has_tools:
+            if self._listing is None:
+                self._start_listing()
+            else:
+                self._is_catalog_dirty = True
 
     # ---- deadlines ----------------------------------------------------------------------------------------
 

@@ -179,6 +179,14 @@ class _StdioConnection(asyncio.SubprocessProtocol):
                 self._out.clear()
                 self._flush_scheduled = False
 
+    def set_protocol_version(self, version: str) -> None:
+        """stdio carries no protocol-version header: nothing to do."""
+
+    @property
+    def session_id(self) -> str | None:
+        """stdio has no transport-level session."""
+        return None
+
     def _flush(self) -> None:
         with self._out_lock:
             frames, self._out = self._out, []
