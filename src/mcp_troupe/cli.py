@@ -24,9 +24,11 @@ import json
 import logging
 import os
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Final, TextIO
 
 from mcp_troupe import (
@@ -43,6 +45,7 @@ from mcp_troupe import (
     load_config,
     stdio_server,
 )
+from mcp_troupe.control import ControlClient, default_socket_path, status_from_json, status_to_json
 
 __all__ = ["main"]
 
@@ -128,18 +131,8 @@ def tool_json(spec: ToolSpec) -> dict[str, Any]:
 
 
 def status_json(status: ServerStatus) -> dict[str, Any]:
-    """Every ServerStatus field as JSON data; ``ready_since`` becomes ``ready_for`` (seconds).
-
-    ``ready_since`` is a ``time.monotonic()`` reading, meaningless outside this process.
-    """
-    document: dict[str, Any] = {}
-    for field in dataclasses.fields(status):
-        if field.name == "ready_since":
-            since = status.ready_since
-            document["ready_for"] = None if since is None else round(time.monotonic() - since, 3)
-        else:
-            document[field.name] = to_json(getattr(status, field.name))
-    return document
+    """Every ServerStatus field as JSON data; ``ready_since`` becomes ``ready_for`` (seconds)."""
+    return status_to_json(status)
 
 
 def result_json(result: ToolResult) -> dict[str, Any]:
@@ -155,11 +148,40 @@ def result_json(result: ToolResult) -> dict[str, Any]:
 # ---- tables ------------------------------------------------------------------------------------------------
 
 
+def _uptime(status: ServerStatus) -> str:
+    if status.ready_since is None:
+        return "-"
+    seconds = int(time.monotonic() - status.ready_since)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}h{rest // 60:02d}m" if hours else f"{rest // 60}m{rest % 60:02d}s"
+
+
 def status_lines(statuses: Sequence[ServerStatus], *, indent: str = "") -> list[str]:
     """The server table, each failed or skipped server followed by its reason, stderr tail and rejects."""
-    headers = ("SERVER", "TRANSPORT", "STATE", "PROTOCOL", "TOOLS")
+    headers = (
+        "SERVER",
+        "TRANSPORT",
+        "STATE",
+        "INC",
+        "ATTEMPTS",
+        "PROTOCOL",
+        "TOOLS",
+        "PID/SESSION",
+        "UPTIME",
+    )
     rows = [
-        (s.name, s.transport, str(s.state), s.protocol_version or "-", str(s.tool_count)) for s in statuses
+        (
+            s.name,
+            s.transport,
+            str(s.state),
+            str(s.incarnation),
+            str(s.attempts),
+            s.protocol_version or "-",
+            str(s.tool_count),
+            str(s.pid) if s.pid is not None else (s.session_id or "-"),
+            _uptime(s),
+        )
+        for s in statuses
     ]
     table = format_table(headers, rows, indent=indent)
     lines = [table[0]]
@@ -342,6 +364,23 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
 
     add("demo", run_demo, "a guided tour with the bundled demo server (needs no config file)")
+
+    socket_help = "the control socket (default: tools.mcp.control_socket from the config, else per user)"
+    run = add("run", run_manager, "run the manager in the foreground: live status and a control socket")
+    run.add_argument("--socket", metavar="PATH", help=socket_help)
+    run.add_argument(
+        "--no-view", action="store_true", help="log events as lines instead of redrawing a table"
+    )
+
+    ctl = add("ctl", run_ctl, "act on a running manager (troupe run) through its control socket")
+    ctl.add_argument("action", choices=("status", "restart", "stop", "start", "call"), help="what to do")
+    ctl.add_argument(
+        "target", nargs="?", metavar="NAME", help="the server (restart/stop/start) or tool (call)"
+    )
+    ctl.add_argument("--socket", metavar="PATH", help=socket_help)
+    ctl.add_argument(
+        "--args", dest="arguments", metavar="JSON", help="with 'call': the arguments, as for 'troupe call'"
+    )
     return parser
 
 
@@ -433,6 +472,102 @@ def _report_servers(args: argparse.Namespace, *, wait: float, strict: bool) -> i
 def run_check(args: argparse.Namespace) -> int:
     """``troupe check``: validate, connect, report; exit 1 if any enabled server is not ready."""
     return _report_servers(args, wait=args.wait, strict=True)
+
+
+def _socket_path(args: argparse.Namespace) -> Path:
+    """--socket, else the config's tools.mcp.control_socket (when a config is there to read), else default."""
+    if getattr(args, "socket", None):
+        return Path(args.socket)
+    path = _config_path(args)
+    if getattr(args, "config", None) or os.path.exists(path):
+        configured = load_config(path).control_socket
+        if configured:
+            return Path(configured)
+    return default_socket_path()
+
+
+def run_manager(args: argparse.Namespace) -> int:
+    """``troupe run``: connect everything, serve the control socket, show live status until interrupted."""
+    config = _load(args)
+    socket_path = _socket_path(args)
+    live = sys.stdout.isatty() and not getattr(args, "no_view", False) and not getattr(args, "json", False)
+    # SIGTERM (a service manager stopping us) ends the run like Ctrl-C: through the same clean stop.
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        with _running(config) as troupe:
+            path = troupe.serve_control(socket_path)
+            print(f"troupe: managing {len(config.servers)} servers from {config.source}", flush=True)
+            print(f"troupe: control socket {path} (try: troupe ctl status --socket {path})", flush=True)
+            _render_live(troupe, live=live, as_json=getattr(args, "json", False))
+    except KeyboardInterrupt:
+        print("troupe: stopped", flush=True)
+        return EXIT_OK
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return EXIT_OK
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _render_live(troupe: Troupe, *, live: bool, as_json: bool) -> None:
+    """Redraw the status table on every event (a terminal), or print one line per event (a pipe or log)."""
+    if live:
+        _redraw(troupe)
+    while True:
+        for event in troupe.events(timeout=1.0):
+            if as_json:
+                _print_json({"event": event.kind, "server": event.server, "incarnation": event.incarnation,
+                             "detail": event.detail, "at": event.at})  # fmt: skip
+            elif not live:
+                detail = f": {event.detail}" if event.detail else ""
+                stamp = time.strftime("%H:%M:%S")
+                print(
+                    f"{stamp} {event.server} {event.kind} (incarnation {event.incarnation}){detail}",
+                    flush=True,
+                )
+        if live:
+            _redraw(troupe)
+
+
+def _redraw(troupe: Troupe) -> None:
+    sys.stdout.write("\x1b[H\x1b[2J")  # home + clear: a plain ANSI redraw, no curses dependency
+    print(f"troupe run — {time.strftime('%H:%M:%S')} (Ctrl-C to stop)\n")
+    statuses = troupe.status()
+    print("\n".join(status_lines(statuses)))
+    print(summary_line(statuses), flush=True)
+
+
+def run_ctl(args: argparse.Namespace) -> int:
+    """``troupe ctl``: send one request to a running manager."""
+    action, target = args.action, args.target
+    if action != "status" and not target:
+        raise UsageError(f"'troupe ctl {action}' needs a {'tool' if action == 'call' else 'server'} name")
+    client = ControlClient(_socket_path(args))
+    if action == "status":
+        documents = client.request("status")
+        if getattr(args, "json", False):
+            _print_json(documents)
+        else:
+            statuses = [status_from_json(document) for document in documents]
+            print("\n".join(status_lines(statuses)))
+            print(summary_line(statuses))
+        return EXIT_OK
+    if action == "call":
+        arguments = parse_arguments_json(args.arguments)
+        result = client.request("call", tool=target, arguments=arguments)
+        if getattr(args, "json", False):
+            _print_json(result)
+        else:
+            print(result["text"])
+        return EXIT_FAILED if result.get("is_error") else EXIT_OK
+    client.request(action, target)
+    if getattr(args, "json", False):
+        _print_json({"ok": True, "action": action, "server": target})
+    else:
+        print(f"{target}: {action} requested")
+    return EXIT_OK
 
 
 def run_status(args: argparse.Namespace) -> int:
@@ -596,7 +731,7 @@ def main(argv: list[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_usage(sys.stderr)
-        _error("a command is required (check, tools, call, status, demo)")
+        _error("a command is required (check, tools, call, status, run, ctl, demo)")
         return EXIT_USAGE
     configure_logging(getattr(args, "verbose", 0))
     try:

@@ -1,10 +1,15 @@
 """The operator control socket: a Unix domain socket (mode 0600) through which ``troupe ctl`` acts on a
 running manager (``troupe run``), one server at a time.
 
-Wire format: one JSON object per line each way. Requests are ``{"op": "status"}`` or ``{"op": "restart" |
-"stop" | "start", "server": NAME}``; replies are ``{"ok": true, "result": ...}`` or ``{"ok": false, "error":
-"..."}``. The server side runs on the troupe's I/O loop and reaches the registry only by messages whose
-``reply_to`` futures it awaits through ``asyncio.wrap_future`` — the loop never blocks.
+Wire format: one JSON object per line each way. Requests:
+
+- ``{"op": "status"}``
+- ``{"op": "restart" | "stop" | "start", "server": NAME}``
+- ``{"op": "call", "tool": NAME, "arguments": {...}}``
+
+Replies are ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": "..."}``. The server side runs on the
+troupe's I/O loop and reaches the registry only by messages whose ``reply_to`` futures it awaits through
+``asyncio.wrap_future`` — the loop never blocks.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ import os
 import socket
 import stat
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -27,16 +33,24 @@ from typing import Any
 import pykka
 
 from mcp_troupe.actors.loop import IoLoop
-from mcp_troupe.actors.registry import GetStatus, Restart, Start, Stop
+from mcp_troupe.actors.registry import CallTool, GetStatus, Restart, Start, Stop
 from mcp_troupe.errors import TroupeError
-from mcp_troupe.types import ServerStatus
+from mcp_troupe.protocol.content import render_call_result
+from mcp_troupe.types import ServerState, ServerStatus
 
-__all__ = ["ControlClient", "ControlError", "ControlServer", "default_socket_path", "status_to_json"]
+__all__ = [
+    "ControlClient",
+    "ControlError",
+    "ControlServer",
+    "default_socket_path",
+    "status_from_json",
+    "status_to_json",
+]
 
 log = logging.getLogger("mcp_troupe.control")
 
 MAX_REQUEST_BYTES = 64 * 1024
-OPERATIONS = ("status", "restart", "stop", "start")
+OPERATIONS = ("status", "restart", "stop", "start", "call")
 
 
 class ControlError(TroupeError):
@@ -55,18 +69,36 @@ def default_socket_path() -> Path:
 
 
 def status_to_json(status: ServerStatus) -> dict[str, Any]:
-    """A status snapshot as plain JSON values."""
+    """A status snapshot as plain JSON values.
+
+    ``ready_since`` (a ``time.monotonic()`` reading, meaningless in another process) becomes ``ready_for``,
+    the seconds the current incarnation has been ready.
+    """
     result: dict[str, Any] = {}
     for item in dataclasses.fields(status):
         value = getattr(status, item.name)
+        if item.name == "ready_since":
+            result["ready_for"] = None if value is None else round(time.monotonic() - value, 3)
+            continue
         if isinstance(value, enum.Enum):
             value = str(value.value)
         elif isinstance(value, tuple):
             value = list(value)
-        elif isinstance(value, dict) or hasattr(value, "items"):
+        elif isinstance(value, Mapping):
             value = dict(value)
         result[item.name] = value
     return result
+
+
+def status_from_json(document: Mapping[str, Any]) -> ServerStatus:
+    """Rebuild a status from :func:`status_to_json` output (for ``troupe ctl status`` tables)."""
+    names = {item.name for item in dataclasses.fields(ServerStatus)}
+    values = {key: value for key, value in document.items() if key in names}
+    values["state"] = ServerState(document["state"])
+    values["stderr_tail"] = tuple(document.get("stderr_tail") or ())
+    ready_for = document.get("ready_for")
+    values["ready_since"] = None if ready_for is None else time.monotonic() - float(ready_for)
+    return ServerStatus(**values)
 
 
 class ControlServer:
@@ -172,6 +204,8 @@ class ControlServer:
             if op == "status":
                 statuses: list[ServerStatus] = await self._ask(GetStatus)
                 return {"ok": True, "result": [status_to_json(s) for s in statuses]}
+            if op == "call":
+                return await self._call(request)
             server = request.get("server")
             if not isinstance(server, str) or not server:
                 return {"ok": False, "error": f"op {op!r} needs a 'server' name"}
@@ -186,6 +220,17 @@ class ControlServer:
             return {"ok": False, "error": str(exc)}
         except TimeoutError:
             return {"ok": False, "error": "the manager did not answer in time"}
+
+    async def _call(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        tool, arguments = request.get("tool"), request.get("arguments") or {}
+        if not isinstance(tool, str) or not tool:
+            return {"ok": False, "error": "op 'call' needs a 'tool' name"}
+        if not isinstance(arguments, dict):
+            return {"ok": False, "error": "'arguments' must be a JSON object"}
+        # The session enforces the server's call timeout; this wait only guards against a lost reply.
+        raw = await self._ask(lambda f: CallTool(tool, arguments, f), timeout=3600.0)
+        result = render_call_result(raw)
+        return {"ok": True, "result": {"text": result.text, "is_error": result.is_error}}
 
     async def _ask(self, make: Callable[[Future[Any]], object], timeout: float = 10.0) -> Any:
         future: Future[Any] = Future()
@@ -203,9 +248,9 @@ class ControlClient:
         self.path = Path(path) if path is not None else default_socket_path()
         self.timeout = timeout
 
-    def request(self, op: str, server: str | None = None) -> Any:
+    def request(self, op: str, server: str | None = None, **fields: Any) -> Any:
         """Send ``op`` (for ``server``); return the reply's result or raise :class:`ControlError`."""
-        payload: dict[str, Any] = {"op": op}
+        payload: dict[str, Any] = {"op": op, **fields}
         if server is not None:
             payload["server"] = server
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from tests.processes import ChildWatch
 
 from mcp_troupe import (
     CallTimedOut,
@@ -31,7 +32,6 @@ from mcp_troupe import (
 )
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.types import ServerStatus
-from tests.processes import ChildWatch
 
 pytestmark = [pytest.mark.faults]
 
@@ -41,7 +41,13 @@ FAST_RECONNECT = ReconnectPolicy(initial_delay=0.05, max_delay=0.2, max_attempts
 def demo(name: str, *flags: str, timeout: float = 30.0, connect_timeout: float = 10.0) -> ServerConfig:
     """A demo server misbehaving as told by ``flags`` (see ``python -m mcp_troupe.demo --help``)."""
     return stdio_server(
-        name, sys.executable, "-m", "mcp_troupe.demo", *flags, timeout=timeout, connect_timeout=connect_timeout
+        name,
+        sys.executable,
+        "-m",
+        "mcp_troupe.demo",
+        *flags,
+        timeout=timeout,
+        connect_timeout=connect_timeout,
     )
 
 
@@ -98,7 +104,9 @@ def test_a_server_that_hangs_in_initialize_times_out_backs_off_and_fails_without
 ) -> None:
     threads_before = threading.active_count()
     server = demo("stuck", "--hang-initialize", connect_timeout=0.3)
-    with troupe_of(server, reconnect=ReconnectPolicy(initial_delay=0.05, max_delay=0.1, max_attempts=2)) as troupe:
+    with troupe_of(
+        server, reconnect=ReconnectPolicy(initial_delay=0.05, max_delay=0.1, max_attempts=2)
+    ) as troupe:
         assert troupe.wait_ready(10)
         status = status_of(troupe, "stuck")
         assert status.state is ServerState.FAILED
@@ -183,9 +191,7 @@ def test_a_list_changed_storm_ends_in_the_servers_tool_set_without_duplicates(tm
             time.sleep(0.02)
         names = [spec.name for spec in troupe.tools()]
         assert len(names) == len(set(names))
-        listings = [
-            json.loads(line) for line in record.read_text().splitlines() if '"tools/list"' in line
-        ]
+        listings = [json.loads(line) for line in record.read_text().splitlines() if '"tools/list"' in line]
         # 100 notifications, yet one listing in flight at a time with a dirty flag: a handful of listings.
         assert len(listings) <= 8, f"{len(listings)} tools/list requests for 100 list_changed notifications"
 
@@ -217,7 +223,7 @@ def test_a_crash_looping_server_does_not_slow_calls_to_a_healthy_one() -> None:
                 ):
                     try:
                         handle.result(timeout=2)
-                    except Exception:  # noqa: BLE001 - failing is what these calls are for
+                    except Exception:
                         pass
                 stop.wait(0.02)
 
@@ -230,7 +236,9 @@ def test_a_crash_looping_server_does_not_slow_calls_to_a_healthy_one() -> None:
             stop.set()
             worker.join(10)
         assert status_of(troupe, "crasher").incarnation > 1
-        assert during <= 2 * baseline + 0.0005, f"healthy p50 {during * 1e6:.0f} us vs {baseline * 1e6:.0f} us"
+        assert during <= 2 * baseline + 0.0005, (
+            f"healthy p50 {during * 1e6:.0f} us vs {baseline * 1e6:.0f} us"
+        )
 
 
 @pytest.mark.slow
@@ -243,7 +251,9 @@ def test_fifty_restarts_return_threads_fds_and_processes_to_baseline(child_watch
         fds = len(os.listdir("/proc/self/fd"))
         for i in range(50):
             troupe.restart("r")
-            status = wait_for(troupe, "r", lambda s, n=i + 2: s.state is ServerState.READY and s.incarnation == n)
+            status = wait_for(
+                troupe, "r", lambda s, n=i + 2: s.state is ServerState.READY and s.incarnation == n
+            )
             assert status.pid is not None
         assert troupe.call("mcp__r__echo", {"text": "after 50"}).text == "after 50"
         assert len(child_watch.new_alive()) == 1  # the current incarnation's process only

@@ -108,8 +108,11 @@ def test_check_lists_a_ready_server_with_its_tool_count(tmp_path: Path, demo_con
     completed = run_troupe("check", "-c", str(demo_config), cwd=tmp_path)
 
     assert completed.returncode == 0, completed.stderr
+    # SERVER TRANSPORT STATE INC ATTEMPTS PROTOCOL TOOLS PID/SESSION UPTIME
     assert re.search(
-        rf"^demo\s+stdio\s+ready\s+\d{{4}}-\d\d-\d\d\s+{DEMO_TOOL_COUNT}$", completed.stdout, re.M
+        rf"^demo\s+stdio\s+ready\s+1\s+0\s+\d{{4}}-\d\d-\d\d\s+{DEMO_TOOL_COUNT}\s+\d+\s+\d+m\d\ds$",
+        completed.stdout,
+        re.M,
     )
 
 
