@@ -208,7 +208,12 @@ class Troupe:
         return True
 
     def tools(self, *, ready_only: bool = False) -> list[ToolSpec]:
-        """The tool table; ``ready_only`` leaves out tools of servers that are not connected right now."""
+        """The tool table; ``ready_only`` leaves out tools of servers that are not connected right now.
+
+        Once the troupe is stopped the table is empty: the model must see no MCP tool after that.
+        """
+        if self._is_stopped:
+            return []
         result: list[ToolSpec] = self._ask(lambda f: ListTools(f, ready_only), CONTROL_TIMEOUT)
         return result
 

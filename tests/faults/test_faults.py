@@ -6,6 +6,7 @@ leaks (threads, file descriptors, child processes), and that the other servers k
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import os
@@ -25,6 +26,7 @@ from mcp_troupe import (
     CallTimedOut,
     ConnectionLost,
     ReconnectPolicy,
+    ServerNotReady,
     ServerState,
     Troupe,
     TroupeConfig,
@@ -276,3 +278,62 @@ def test_stop_kills_the_whole_process_group_even_when_the_server_ignores_sigterm
         assert troupe.wait_ready(10)
         assert len(child_watch.new_alive()) == 2  # the server and the grandchild it spawned
     assert child_watch.wait_until_gone(timeout=10) == set()
+
+
+@pytest.mark.timeout(30)
+def test_tools_of_a_lost_server_stay_listed_but_not_ready_and_calls_fail_at_once() -> None:
+    slow_reconnect = ReconnectPolicy(initial_delay=2.0, max_delay=2.0, max_attempts=3)
+    with troupe_of(demo("flaky", "--crash-after", "1"), demo("steady"), reconnect=slow_reconnect) as troupe:
+        assert troupe.wait_ready(10)
+        troupe.call("mcp__flaky__echo", {"text": "one"})
+        with pytest.raises(ConnectionLost):
+            troupe.call("mcp__flaky__echo", {"text": "two"})  # the crash-after flag kills it here
+        status = wait_for(troupe, "flaky", lambda s: s.state is ServerState.BACKOFF)
+        assert status.attempts == 1
+        listed = {spec.name: spec.ready for spec in troupe.tools()}
+        assert listed["mcp__flaky__echo"] is False and listed["mcp__steady__echo"] is True
+        assert not any(spec.server == "flaky" for spec in troupe.tools(ready_only=True))
+        started = time.monotonic()
+        with pytest.raises(ServerNotReady, match="backoff"):
+            troupe.call("mcp__flaky__echo", {"text": "three"})
+        assert time.monotonic() - started < 0.5
+    assert troupe.tools() == []  # after stop the model sees no MCP tool at all
+
+
+@pytest.mark.timeout(30)
+def test_events_tell_the_story_of_a_crash_and_a_reconnect() -> None:
+    with troupe_of(demo("story")) as troupe:
+        assert troupe.wait_ready(10)
+        pid = status_of(troupe, "story").pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        seen: list[tuple[str, int]] = []
+        for event in troupe.events(timeout=10):
+            assert event.server == "story"
+            seen.append((event.kind, event.incarnation))
+            if event.kind == "connected" and event.incarnation == 2:
+                break
+        assert seen == [("connected", 1), ("lost", 1), ("connected", 2)]
+
+
+@pytest.mark.timeout(30)
+def test_cancelling_the_task_awaiting_acall_cancels_the_call_on_the_server() -> None:
+    async def scenario(troupe: Troupe) -> list[dict[str, object]]:
+        task = asyncio.create_task(troupe.acall("mcp__a__sleep", {"seconds": 30}))
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        # The event loop was never blocked: other awaits kept running while the call was pending.
+        for _ in range(100):
+            cancelled = json.loads((await troupe.acall("mcp__a__get_cancelled")).text)
+            if cancelled:
+                return list(cancelled)
+            await asyncio.sleep(0.02)
+        return []
+
+    with troupe_of(demo("a")) as troupe:
+        assert troupe.wait_ready(10)
+        cancelled = asyncio.run(scenario(troupe))
+        assert len(cancelled) == 1
+        assert troupe.call("mcp__a__echo", {"text": "ok"}).text == "ok"
