@@ -253,7 +253,7 @@ class RegistryActor(pykka.ThreadingActor):
             case ServerUp():
                 self._on_server_up(msg)
             case ServerCatalog():
-                if msg.incarnation == self._incarnations.get(msg.server):
+                if not self._is_shut_down and msg.incarnation == self._incarnations.get(msg.server):
                     self._catalogs[msg.server] = msg
                     self._rebuild()
             case ServerDown():

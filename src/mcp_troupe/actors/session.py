@@ -315,7 +315,7 @@ class SessionActor(pykka.ThreadingActor):
         self._timer_at: float | None = None
         self._bad_frames = 0
         # HTTP session expiry: while a new session is being initialised, outgoing frames wait here.
-        self._held: list[bytes] | None = None
+        self._held: list[tuple[RequestId | None, bytes]] | None = None
 
         # Catalog refresh: at most one listing in flight; a list_changed meanwhile marks it dirty.
         self._listing: PageGuard | None = None
@@ -451,6 +451,9 @@ class SessionActor(pykka.ThreadingActor):
         log.warning(
             "server %s: tools/list refresh failed, keeping the previous tools: %s", self.server, error
         )
+        if self._is_catalog_dirty:
+            # A list_changed arrived while the failed listing was in flight: it still asks for a refresh.
+            self._start_listing()
 
     def _publish_catalog(self) -> None:
         tools = tuple(self._listing_tools)
@@ -512,7 +515,10 @@ class SessionActor(pykka.ThreadingActor):
         pending = self._pending.pop(request_id, None)
         if pending is None:
             return
-        self._send_cancelled(request_id, reason)
+        # A request still held for a new HTTP session was never sent: drop it rather than send it and then
+        # cancel it (the server could run a call the caller was told had failed).
+        if not self._unhold(request_id):
+            self._send_cancelled(request_id, reason)
         if pending.reply_to is not None:
             _fail(pending.reply_to, error_type(self.server, request_id, pending.method))
 
@@ -541,14 +547,24 @@ class SessionActor(pykka.ThreadingActor):
             deadline = time.monotonic() + timeout
             self._arm_deadline(deadline, request_id)
         self._pending[request_id] = _Pending(method, deadline, timeout, reply_to, on_result, on_error)
-        self._write(jsonrpc.encode_request(request_id, method, params))
+        self._write(jsonrpc.encode_request(request_id, method, params), request_id)
         return request_id
 
-    def _write(self, frame: bytes) -> None:
+    def _write(self, frame: bytes, request_id: RequestId | None = None) -> None:
         if self._held is not None:
-            self._held.append(frame)
+            self._held.append((request_id, frame))
         elif self._outbound is not None:
             self._outbound.send(frame)
+
+    def _unhold(self, request_id: RequestId) -> bool:
+        """Drop a held request that is no longer wanted; True if it was held (so never sent)."""
+        if self._held is None:
+            return False
+        for index, (held_id, _frame) in enumerate(self._held):
+            if held_id == request_id:
+                del self._held[index]
+                return True
+        return False
 
     def _request_internal(
         self,
@@ -670,7 +686,7 @@ class SessionActor(pykka.ThreadingActor):
             # Expired before the first handshake finished: that is a failed connect, not an expiry.
             self._on_transport_down("the server dropped the session during the handshake", ())
             return
-        retry: list[bytes] = []
+        retry: list[tuple[RequestId | None, bytes]] = []
         for frame in frames:
             try:
                 message = jsonrpc.decode(frame)
@@ -701,7 +717,7 @@ class SessionActor(pykka.ThreadingActor):
                     pending.on_error(error)
             else:
                 pending.is_retried = True
-                retry.append(frame)
+                retry.append((message.id, frame))
         if self._held is None:
             log.info("server %s: HTTP session expired; starting a new session", self.server)
             self._held = []
@@ -712,11 +728,13 @@ class SessionActor(pykka.ThreadingActor):
     def _send_reinitialize(self) -> None:
         # Sent past the hold: it is what creates the session the held frames are waiting for.
         held, self._held = self._held, None
-        self._request_internal(
+        self._send_request(
             proto.INITIALIZE,
             proto.initialize_params(LATEST, CLIENT_NAME, __version__),
-            self._on_reinitialized,
-            timeout=self.handshake_timeout,
+            self.handshake_timeout,
+            on_result=self._on_reinitialized,
+            # Without a new session nothing held can ever go out: the connection is lost, not wedged.
+            on_error=self._report_failure,
         )
         self._held = held
 
@@ -733,7 +751,7 @@ class SessionActor(pykka.ThreadingActor):
         self._session_id = self._outbound.session_id
         held, self._held = self._held or [], None
         self._notify(proto.INITIALIZED, None)
-        for frame in held:
+        for _request_id, frame in held:
             self._outbound.send(frame)
         # The new session may expose a different catalog; rediscover it (all pages).
         if info.has_tools:
@@ -778,7 +796,7 @@ class SessionActor(pykka.ThreadingActor):
         timeout = pending.timeout or 0.0
         # spec: 2025-06-18 lifecycle, timeouts — on timeout the sender SHOULD send notifications/cancelled
         # and stop waiting; initialize MUST NOT be cancelled.
-        if pending.method != proto.INITIALIZE:
+        if pending.method != proto.INITIALIZE and not self._unhold(request_id):
             self._send_cancelled(request_id, f"timed out after {timeout:g} s")
         error = CallTimedOut(self.server, request_id, pending.method, timeout)
         if pending.reply_to is not None:

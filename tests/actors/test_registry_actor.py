@@ -1,0 +1,363 @@
+"""RegistryActor, fed scripted supervisor reports, with probes as its supervisors and as the sessions.
+
+The registry owns the tool table: it rebuilds it through policy whenever a catalog arrives, routes calls to
+the current session of a ready server, and drops reports from stale incarnations (DESIGN §2 rules 3 and 8).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+import pykka
+import pytest
+
+from mcp_troupe.actors.loop import Runtime
+from mcp_troupe.actors.registry import (
+    CallTool,
+    CancelToolCall,
+    GetStatus,
+    ListTools,
+    RegistryActor,
+    Restart,
+    Shutdown,
+    Stop,
+    WhenSettled,
+)
+from mcp_troupe.actors.session import CallRequest, CancelCall
+from mcp_troupe.actors.supervisor import (
+    RestartServer,
+    ServerCatalog,
+    ServerDown,
+    ServerUp,
+    StartServer,
+    StatusChanged,
+    StopServer,
+)
+from mcp_troupe.config import ReconnectPolicy, ServerConfig, TroupeConfig, stdio_server
+from mcp_troupe.errors import ServerNotReady, TroupeClosed, UnknownServer, UnknownTool
+from mcp_troupe.protocol.mcp import ToolDefinition, parse_tool
+from mcp_troupe.types import ServerState, ServerStatus, ToolSpec
+
+from .fakes import DEFAULT_WAIT, ProbeHandle, start_probe, tool
+
+T = TypeVar("T")
+
+
+class RegistryUnderTest:
+    """A RegistryActor whose supervisors are probes, one per configured server."""
+
+    def __init__(self, runtime: Runtime, servers: Sequence[str]) -> None:
+        self.runtime = runtime
+        self.config = TroupeConfig(
+            servers={name: stdio_server(name, "unused-command") for name in servers},
+            reconnect=ReconnectPolicy(),
+        )
+        self.supervisors: dict[str, ProbeHandle] = {}
+        self._told_to_report_to: list[pykka.ActorRef[Any]] = []
+        self._lock = threading.Lock()
+        self.ref = runtime.track(
+            RegistryActor.start(
+                config=self.config, runtime=runtime, supervisor_factory=self._start_supervisor
+            )
+        )
+        self.status()  # a barrier: on_start, which starts the supervisors, has run
+        assert self._told_to_report_to == [self.ref] * len(servers)
+
+    def _start_supervisor(
+        self,
+        *,
+        config: ServerConfig,
+        reconnect: ReconnectPolicy,
+        registry: pykka.ActorRef[Any],
+        runtime: Runtime,
+    ) -> pykka.ActorRef[Any]:
+        # Runs on the registry's thread, in on_start, possibly before start() has returned its ref.
+        assert runtime is self.runtime and reconnect == self.config.reconnect
+        handle = start_probe(runtime, f"supervisor of {config.name}")
+        with self._lock:
+            self.supervisors[config.name] = handle
+            self._told_to_report_to.append(registry)
+        return handle.ref
+
+    def ask(self, make: Callable[[Future[T]], object]) -> T:
+        """Tell the message ``make(reply_to)`` and return what the registry replies."""
+        reply_to: Future[T] = Future()
+        self.ref.tell(make(reply_to))
+        return reply_to.result(timeout=DEFAULT_WAIT)
+
+    def tools(self, ready_only: bool = False) -> list[ToolSpec]:
+        return self.ask(lambda reply_to: ListTools(reply_to, ready_only))
+
+    def status(self) -> list[ServerStatus]:
+        return self.ask(GetStatus)
+
+    def call(
+        self, name: str, arguments: dict[str, Any] | None = None, timeout: float | None = None
+    ) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.ref.tell(CallTool(name, arguments, future, timeout))
+        return future
+
+    def up(self, server: str, incarnation: int, session: ProbeHandle, *tool_names: str) -> None:
+        catalog = ServerCatalog(server, incarnation, definitions(*tool_names), ())
+        self.ref.tell(ServerUp(server, incarnation, session.ref, catalog))
+
+
+def definitions(*names: str) -> tuple[ToolDefinition, ...]:
+    return tuple(parse_tool(tool(name)) for name in names)
+
+
+def by_name(specs: list[ToolSpec]) -> dict[str, ToolSpec]:
+    return {spec.name: spec for spec in specs}
+
+
+@pytest.fixture
+def registry(runtime: Runtime) -> RegistryUnderTest:
+    return RegistryUnderTest(runtime, ["alpha", "beta"])
+
+
+@pytest.fixture
+def session(runtime: Runtime) -> ProbeHandle:
+    return start_probe(runtime, "session")
+
+
+# ---- the table ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(15)
+def test_every_enabled_server_gets_a_supervisor_told_to_start(registry: RegistryUnderTest) -> None:
+    assert sorted(registry.supervisors) == ["alpha", "beta"]
+    for supervisor in registry.supervisors.values():
+        supervisor.expect(StartServer)
+    assert [(s.name, s.state) for s in registry.status()] == [
+        ("alpha", ServerState.CONNECTING),
+        ("beta", ServerState.CONNECTING),
+    ]
+
+
+@pytest.mark.timeout(15)
+def test_tools_of_a_ready_server_are_listed_under_qualified_names(
+    registry: RegistryUnderTest, session: ProbeHandle
+) -> None:
+    registry.up("alpha", 1, session, "echo", "read.file")
+
+    specs = by_name(registry.tools())
+
+    assert sorted(specs) == ["mcp__alpha__echo", "mcp__alpha__read_file"]
+    read = specs["mcp__alpha__read_file"]
+    assert (read.original_name, read.server, read.ready) == ("read.file", "alpha", True)
+    assert sorted(by_name(registry.tools(ready_only=True))) == sorted(specs)
+
+
+@pytest.mark.timeout(15)
+def test_a_call_reaches_the_session_with_the_original_tool_name(
+    registry: RegistryUnderTest, session: ProbeHandle
+) -> None:
+    registry.up("alpha", 1, session, "read.file")
+
+    future = registry.call("mcp__alpha__read_file", {"path": "README.md"}, timeout=3.5)
+
+    request = session.expect(CallRequest)
+    assert request.method == "tools/call"
+    assert request.params == {"name": "read.file", "arguments": {"path": "README.md"}}
+    assert request.reply_to is future
+    assert request.timeout == 3.5
+
+
+@pytest.mark.timeout(15)
+def test_calling_a_tool_of_a_down_server_fails_at_once_with_server_not_ready(
+    registry: RegistryUnderTest, session: ProbeHandle
+) -> None:
+    registry.up("alpha", 1, session, "echo")
+    registry.ref.tell(ServerDown("alpha", 1, unregister=False))
+
+    future = registry.call("mcp__alpha__echo", {})
+
+    error = future.exception(timeout=DEFAULT_WAIT)
+    assert isinstance(error, ServerNotReady)
+    assert error.server == "alpha"
+    assert [(s.name, s.ready) for s in registry.tools()] == [("mcp__alpha__echo", False)]
+    assert registry.tools(ready_only=True) == []
+    session.assert_none(CallRequest)
+
+
+@pytest.mark.timeout(15)
+def test_calling_an_unknown_tool_fails_with_unknown_tool(
+    registry: RegistryUnderTest, session: ProbeHandle
+) -> None:
+    registry.up("alpha", 1, session, "echo")
+
+    future = registry.call("mcp__alpha__nope", {})
+
+    error = future.exception(timeout=DEFAULT_WAIT)
+    assert isinstance(error, UnknownTool)
+    assert error.name == "mcp__alpha__nope"
+    session.assert_none(CallRequest)
+
+
+@pytest.mark.timeout(15)
+def test_a_stale_server_up_or_catalog_is_dropped(registry: RegistryUnderTest, runtime: Runtime) -> None:
+    old_session = start_probe(runtime, "old session")
+    new_session = start_probe(runtime, "new session")
+    registry.up("alpha", 2, new_session, "current")
+
+    registry.up("alpha", 1, old_session, "stale_up")
+    registry.ref.tell(ServerCatalog("alpha", 1, definitions("stale_catalog"), ()))
+
+    assert [s.name for s in registry.tools()] == ["mcp__alpha__current"]
+    registry.call("mcp__alpha__current", {})
+    assert new_session.expect(CallRequest).params == {"name": "current", "arguments": {}}
+    old_session.assert_none(CallRequest)
+    # The current incarnation's catalog is taken.
+    registry.ref.tell(ServerCatalog("alpha", 2, definitions("current", "added"), ()))
+    assert [s.name for s in registry.tools()] == ["mcp__alpha__current", "mcp__alpha__added"]
+
+
+@pytest.mark.timeout(15)
+def test_a_stale_server_down_keeps_the_current_session(
+    registry: RegistryUnderTest, session: ProbeHandle
+) -> None:
+    registry.up("alpha", 2, session, "echo")
+
+    registry.ref.tell(ServerDown("alpha", 1, unregister=True))
+
+    assert [(s.name, s.ready) for s in registry.tools()] == [("mcp__alpha__echo", True)]
+
+
+@pytest.mark.timeout(15)
+def test_a_same_batch_collision_rejects_both_tools(registry: RegistryUnderTest, session: ProbeHandle) -> None:
+    registry.up("alpha", 1, session, "a.b", "a_b", "fine")
+
+    assert [s.name for s in registry.tools()] == ["mcp__alpha__fine"]
+    alpha = next(s for s in registry.status() if s.name == "alpha")
+    assert sorted(alpha.rejected) == ["a.b", "a_b"]
+    assert all("collides" in reason for reason in alpha.rejected.values())
+    assert alpha.tool_count == 1
+    error = registry.call("mcp__alpha__a_b", {}).exception(timeout=DEFAULT_WAIT)
+    assert isinstance(error, UnknownTool)
+    assert "rejected" in str(error)
+
+
+@pytest.mark.timeout(15)
+def test_an_unknown_tool_is_not_mistaken_for_a_rejected_one_with_a_similar_name(
+    registry: RegistryUnderTest, session: ProbeHandle
+) -> None:
+    registry.up("alpha", 1, session, "a.b", "a_b")
+
+    error = registry.call("mcp__alpha__a", {}).exception(timeout=DEFAULT_WAIT)
+
+    assert isinstance(error, UnknownTool)
+    assert "rejected" not in str(error)
+
+
+@pytest.mark.timeout(15)
+def test_a_cross_server_collision_comes_undone_when_one_side_leaves(runtime: Runtime) -> None:
+    registry = RegistryUnderTest(runtime, ["a", "a__b"])
+    first, second = start_probe(runtime, "session a"), start_probe(runtime, "session a__b")
+    registry.up("a", 1, first, "b__c")
+    registry.up("a__b", 1, second, "c")
+    assert registry.tools() == []
+
+    registry.ref.tell(ServerDown("a", 1, unregister=True))
+
+    assert [(s.name, s.server) for s in registry.tools()] == [("mcp__a__b__c", "a__b")]
+
+
+@pytest.mark.timeout(15)
+def test_server_down_with_unregister_removes_the_servers_tools(
+    runtime: Runtime, registry: RegistryUnderTest
+) -> None:
+    registry.up("alpha", 1, start_probe(runtime, "alpha session"), "echo")
+    registry.up("beta", 4, start_probe(runtime, "beta session"), "echo")
+
+    registry.ref.tell(ServerDown("alpha", 1, unregister=True))
+
+    assert [s.name for s in registry.tools()] == ["mcp__beta__echo"]
+    error = registry.call("mcp__alpha__echo", {}).exception(timeout=DEFAULT_WAIT)
+    assert isinstance(error, UnknownTool)
+
+
+# ---- cancellation, operator commands, settling -------------------------------------------------------------
+
+
+@pytest.mark.timeout(15)
+def test_cancel_tool_call_is_forwarded_to_the_session(
+    registry: RegistryUnderTest, session: ProbeHandle
+) -> None:
+    registry.up("alpha", 1, session, "echo")
+    future = registry.call("mcp__alpha__echo", {})
+    session.expect(CallRequest)
+
+    registry.ref.tell(CancelToolCall("mcp__alpha__echo", future, "the user pressed stop"))
+
+    cancel = session.expect(CancelCall)
+    assert cancel.reply_to is future
+    assert cancel.reason == "the user pressed stop"
+
+
+@pytest.mark.timeout(15)
+def test_restart_goes_to_that_servers_supervisor_only(registry: RegistryUnderTest) -> None:
+    done: Future[None] = Future()
+
+    registry.ref.tell(Restart("beta", done))
+
+    command = registry.supervisors["beta"].expect(RestartServer)
+    assert command.reply_to is done
+    registry.supervisors["alpha"].assert_none(RestartServer)
+    failed: Future[None] = Future()
+    registry.ref.tell(Stop("gamma", failed))
+    error = failed.exception(timeout=DEFAULT_WAIT)
+    assert isinstance(error, UnknownServer)
+    assert error.known == ("alpha", "beta")
+
+
+@pytest.mark.timeout(15)
+def test_when_settled_completes_once_every_server_is_ready_or_failed(registry: RegistryUnderTest) -> None:
+    settled: Future[None] = Future()
+    registry.ref.tell(WhenSettled(settled))
+    registry.ref.tell(StatusChanged(ServerStatus("alpha", "stdio", ServerState.READY, incarnation=1)))
+    registry.status()
+    assert not settled.done()
+
+    registry.ref.tell(StatusChanged(ServerStatus("beta", "stdio", ServerState.FAILED, incarnation=3)))
+
+    settled.result(timeout=DEFAULT_WAIT)
+
+
+# ---- shutdown ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(15)
+def test_shutdown_empties_the_table_first_then_stops_every_supervisor(
+    registry: RegistryUnderTest, session: ProbeHandle
+) -> None:
+    registry.up("alpha", 1, session, "echo")
+    assert registry.tools() != []
+    done: Future[None] = Future()
+
+    registry.ref.tell(Shutdown(done))
+
+    assert registry.tools() == []
+    stops = {name: supervisor.expect(StopServer) for name, supervisor in registry.supervisors.items()}
+    assert sorted(stops) == ["alpha", "beta"]
+    assert isinstance(registry.call("mcp__alpha__echo", {}).exception(timeout=DEFAULT_WAIT), TroupeClosed)
+    stops["alpha"].reply_to.set_result(None)
+    assert not done.done(), "shutdown completes only when every supervisor has stopped"
+    stops["beta"].reply_to.set_result(None)
+    done.result(timeout=DEFAULT_WAIT)
+    session.assert_none(CallRequest)
+
+
+@pytest.mark.timeout(15)
+def test_a_catalog_arriving_after_shutdown_does_not_bring_tools_back(
+    registry: RegistryUnderTest, session: ProbeHandle
+) -> None:
+    registry.up("alpha", 1, session, "echo")
+    registry.ref.tell(Shutdown())
+
+    registry.ref.tell(ServerCatalog("alpha", 1, definitions("echo", "added_late"), ()))
+
+    assert registry.tools() == []
