@@ -18,7 +18,18 @@ they happen, with ``raise Mapped(...) from exc``.
     │   ├── UnknownTool             no such tool in the current table
     │   ├── CallTimedOut            no answer within the call's timeout (the server was sent a cancel)
     │   ├── CallCancelled           the agent cancelled the call (the server was sent a cancel)
-    │   └── RemoteError             the server answered with a JSON-RPC error
+    │   ├── RemoteError             the server answered with a JSON-RPC error
+    │   └── HttpError               the server answered the call's HTTP request with an error status
+    ├── AuthError                   OAuth for an HTTP server failed (never shows a token, code or secret)
+    │   ├── NeedsLogin              an interactive login is needed (`troupe login NAME`)
+    │   ├── AuthRefused             a security rule refused to go on (names the rule)
+    │   ├── DiscoveryFailed         no usable protected-resource or authorization-server metadata
+    │   ├── AuthorizationDenied     the authorization response was an error (the user or server declined)
+    │   ├── AuthServerError         the token or registration endpoint answered with an error
+    │   │   └── ClientRejected      invalid_client, confirmed: the client registration is dead
+    │   ├── InsufficientScope       step-up could not obtain the scopes the server asks for
+    │   ├── AuthUnreachable         an OAuth endpoint could not be reached
+    │   └── CredentialStoreError    the credential store is unusable (tampered file, wrong key, bad owner)
     ├── UnknownServer               no configured server has that name
     └── TroupeClosed                the troupe was stopped, or was never started
 
@@ -31,14 +42,25 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "AuthError",
+    "AuthRefused",
+    "AuthServerError",
+    "AuthUnreachable",
+    "AuthorizationDenied",
     "CallCancelled",
     "CallError",
     "CallTimedOut",
+    "ClientRejected",
     "ConfigError",
     "ConnectFailed",
     "ConnectionLost",
+    "CredentialStoreError",
+    "DiscoveryFailed",
     "FrameTooLarge",
+    "HttpError",
+    "InsufficientScope",
     "MalformedMessage",
+    "NeedsLogin",
     "ProtocolError",
     "RemoteError",
     "ServerNotReady",
@@ -213,6 +235,148 @@ class RemoteError(CallError):
         super().__init__(
             f"server {server!r}: {method} (JSON-RPC id {request_id!r}) failed with error {code}: {message}"
         )
+
+
+class HttpError(CallError):
+    """The server answered the HTTP request that carried one call with an error status (4xx/5xx), or with
+    no response in it.
+
+    ``body_excerpt`` is the start of the server's answer (at most :data:`EXCERPT_LIMIT` characters, its
+    JSON-RPC error message when it sent one); ``reason`` is our own explanation when we have one (401/403).
+    Neither ever holds a request header: those may be secrets.
+    """
+
+    EXCERPT_LIMIT = 300
+
+    def __init__(
+        self,
+        server: str,
+        status: int,
+        body_excerpt: str = "",
+        *,
+        request_id: int | str | None = None,
+        method: str | None = None,
+        reason: str = "",
+    ) -> None:
+        self.server = server
+        self.status = status
+        self.body_excerpt = body_excerpt[: self.EXCERPT_LIMIT]
+        self.request_id = request_id
+        self.method = method
+        self.reason = reason
+        message = f"server {server!r}: HTTP {status}"
+        if method:
+            message += f" on {method}"
+        if request_id is not None:
+            message += f" (JSON-RPC id {request_id!r})"
+        details = [text for text in (reason, self.body_excerpt) if text]
+        if details:
+            message += ": " + " — ".join(details)
+        super().__init__(message)
+
+
+class AuthError(TroupeError):
+    """OAuth for one HTTP server failed; ``server`` names it.
+
+    No message of this subtree ever holds an access or refresh token, an authorization code, a PKCE verifier
+    or a client secret; URLs are shown without their query.
+    """
+
+    def __init__(self, server: str, message: str) -> None:
+        self.server = server
+        super().__init__(f"server {server!r}: {message}" if server else message)
+
+
+class NeedsLogin(AuthError):
+    """The server needs an interactive login, and this process cannot ask the user (or the user must act)."""
+
+    def __init__(self, server: str, reason: str = "needs an interactive OAuth login") -> None:
+        self.reason = reason
+        hint = f"; run `troupe login {server}`" if server else ""
+        super().__init__(server, f"{reason}{hint}")
+
+
+class AuthRefused(AuthError):
+    """A security rule refused to go on; ``detail`` says what broke it.
+
+    ``rule`` names the rule: ``https``, ``same-origin endpoints``, ``issuer``, ``resource``, ``pkce``,
+    ``state``, ``iss``, ``authorization URL`` or ``redirect``.
+    """
+
+    def __init__(self, server: str, rule: str, detail: str) -> None:
+        self.rule = rule
+        self.detail = detail
+        super().__init__(server, f"OAuth refused by rule {rule!r}: {detail}")
+
+
+class DiscoveryFailed(AuthError):
+    """No usable protected-resource or authorization-server metadata was found."""
+
+
+class AuthorizationDenied(AuthError):
+    """The authorization response carried an ``error`` (the user or the server declined)."""
+
+    def __init__(self, server: str, error: str, description: str = "") -> None:
+        self.error = error
+        self.description = description
+        text = f"authorization failed: {error}"
+        if description:
+            text += f" ({description})"
+        super().__init__(server, text)
+
+
+class AuthServerError(AuthError):
+    """The ``endpoint`` (``token`` or ``registration``) answered with an error.
+
+    ``error`` is the OAuth error code (``invalid_grant`` ...); ``transient`` is true for a 5xx, a 429 or a
+    garbled answer, where trying again later may help and forcing a new login would not.
+    """
+
+    def __init__(
+        self,
+        server: str,
+        endpoint: str,
+        *,
+        error: str,
+        description: str = "",
+        status: int | None = None,
+        transient: bool = False,
+    ) -> None:
+        self.endpoint = endpoint
+        self.error = error
+        self.description = description
+        self.status = status
+        self.transient = transient
+        text = f"{endpoint} endpoint answered {error}"
+        if status is not None:
+            text += f" (HTTP {status})"
+        if description:
+            text += f": {description}"
+        super().__init__(server, text)
+
+
+class ClientRejected(AuthServerError):
+    """``invalid_client`` twice in a row: the registration is dead (a dynamic one is registered again)."""
+
+
+class InsufficientScope(AuthError):
+    """The server keeps answering 403 ``insufficient_scope``; ``scopes`` is what it asked for last."""
+
+    def __init__(self, server: str, scopes: tuple[str, ...], attempts: int, reason: str) -> None:
+        self.scopes = scopes
+        self.attempts = attempts
+        wanted = " ".join(scopes) or "unspecified"
+        super().__init__(
+            server, f"insufficient scope (wants: {wanted}) after {attempts} step-up(s): {reason}"
+        )
+
+
+class AuthUnreachable(AuthError):
+    """An OAuth endpoint could not be reached (network error, timeout, too many redirects)."""
+
+
+class CredentialStoreError(AuthError):
+    """The credential store cannot be used: a tampered or foreign file, a wrong key, a bad owner or mode."""
 
 
 class UnknownServer(TroupeError):
