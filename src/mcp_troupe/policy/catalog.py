@@ -1,0 +1,73 @@
+"""One tool's verdict: everything the registry decides about a server's tool before it may be registered.
+
+Pure: a function of the tool's definition and the server's configuration. The registry caches verdicts per
+catalog it received, so re-applying policy to the whole table (first connect, reconnect, ``list_changed``)
+costs one evaluation per tool that arrived, not one per rebuild; naming and collisions
+(``names.assign_names``) are decided across all servers afterwards.
+
+The order of the checks is the order an operator reads them in: filters (their own choice) first, then a
+broken input schema, then injection findings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcp_troupe.policy.filters import is_included
+from mcp_troupe.policy.fingerprint import fingerprint
+from mcp_troupe.policy.injection import Finding, scan_tool
+from mcp_troupe.policy.schema import check_input_schema
+from mcp_troupe.policy.trust import TrustLevel, effective_risk
+from mcp_troupe.protocol.mcp import ToolDefinition
+from mcp_troupe.types import Risk
+
+__all__ = ["ToolVerdict", "evaluate_tool"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolVerdict:
+    """What policy says of one tool: ``rejected`` (a reason), or registered at ``risk`` with ``warnings``."""
+
+    rejected: str | None
+    risk: Risk
+    fingerprint: str
+    warnings: tuple[str, ...] = ()
+
+
+def _describe(findings: list[Finding]) -> str:
+    rules = sorted({finding.rule for finding in findings})
+    first = findings[0]
+    return f"looks like prompt injection ({', '.join(rules)}) in {first.field}: {first.excerpt!r}"
+
+
+def evaluate_tool(
+    tool: ToolDefinition,
+    *,
+    trust: TrustLevel,
+    include: tuple[str, ...] | None,
+    exclude: tuple[str, ...],
+    security_policy: str,
+) -> ToolVerdict:
+    """Decide whether ``tool`` may be registered, at what risk, and with which warnings.
+
+    ``security_policy`` is ``block`` (a suspicious tool is rejected) or ``warn`` (registered, with the
+    finding as a warning). A ``trusted`` server — one the operator controls — is scanned too, but its findings
+    only warn: the operator vouched for it, and blocking its tools would be the operator arguing with itself.
+    """
+    risk = effective_risk(tool.annotations, trust)
+    digest = fingerprint(tool.name, tool.description, tool.input_schema)
+    filtered = is_included(tool.name, include, exclude)
+    if filtered is not None:
+        return ToolVerdict(rejected=filtered, risk=risk, fingerprint=digest)
+    problems = check_input_schema(tool.input_schema)
+    if problems:
+        return ToolVerdict(
+            rejected="invalid inputSchema: " + "; ".join(problems[:3]), risk=risk, fingerprint=digest
+        )
+    findings = scan_tool(tool.name, tool.description, tool.input_schema, title=tool.title)
+    if findings:
+        reason = _describe(findings)
+        if security_policy == "block" and trust != "trusted":
+            return ToolVerdict(rejected=reason, risk=risk, fingerprint=digest)
+        return ToolVerdict(rejected=None, risk=risk, fingerprint=digest, warnings=(reason,))
+    return ToolVerdict(rejected=None, risk=risk, fingerprint=digest)
