@@ -44,6 +44,20 @@ def demo(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Side-by-side benchmarks against the official SDK client and a raw pipe."""
+    """Every benchmark figure side by side with the official SDK and a raw floor (`-- --quick`: CI size).
+
+    Prints `name value unit` lines and writes benchmarks/results/latest.json; see docs/performance.md.
+    """
     session.install("-e", ".[dev]")
-    session.run("python", "benchmarks/bench_stdio.py", *session.posargs)
+    session.run("python", "benchmarks/run_all.py", *session.posargs)
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """The official MCP conformance suite's client scenarios, each run in a private network namespace.
+
+    Installs Node.js 22 and the pinned npm packages into `.cache/` first (see `tests/interop/npm.py`).
+    """
+    session.install("-e", ".[dev]")
+    session.run("python", "-m", "tests.interop.npm")
+    session.run("python", "-m", "pytest", "-m", "conformance", "tests/conformance", *session.posargs)

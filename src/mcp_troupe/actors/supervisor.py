@@ -34,6 +34,7 @@ from mcp_troupe.actors.session import (
 from mcp_troupe.actors.transport import CloseTransport
 from mcp_troupe.config import ReconnectPolicy, ServerConfig
 from mcp_troupe.errors import ConnectFailed, TroupeError
+from mcp_troupe.protocol.mcp import InitializeResult
 from mcp_troupe.types import ServerState, ServerStatus
 
 __all__ = [
@@ -112,12 +113,17 @@ SupervisorMessage = (
 
 @dataclass(frozen=True, slots=True)
 class ServerUp:
-    """A new incarnation is ready: route calls to ``session``; its full catalog is in ``catalog``."""
+    """A new incarnation is ready: route calls to ``session``; its full catalog is in ``catalog``.
+
+    ``info`` is the server's answer to ``initialize``: its capabilities say whether it offers resources and
+    prompts (``None`` only from code that has no handshake to report).
+    """
 
     server: str
     incarnation: int
     session: pykka.ActorRef[Any]
     catalog: ServerCatalog
+    info: InitializeResult | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,8 +300,14 @@ class ServerSupervisor(pykka.ThreadingActor):
                 runtime=self.runtime,
                 max_frame=self.config.max_frame_bytes,
             )
-        raise TroupeError(
-            f"server {self.config.name!r}: transport {self.config.transport!r} is not available"
+        from mcp_troupe.actors.http import HttpTransport
+
+        return HttpTransport.start(
+            config=self.config,
+            incarnation=incarnation,
+            session=session,
+            runtime=self.runtime,
+            max_frame=self.config.max_frame_bytes,
         )
 
     def _on_ready(self, msg: SessionReady) -> None:
@@ -318,6 +330,7 @@ class ServerSupervisor(pykka.ThreadingActor):
                 msg.incarnation,
                 msg.session,
                 ServerCatalog(self.config.name, msg.incarnation, msg.tools, msg.rejected),
+                msg.info,
             )
         )
         self._publish_status()

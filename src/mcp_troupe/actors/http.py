@@ -1,0 +1,1019 @@
+"""HttpTransport: one per Streamable HTTP connection (incarnation). Owns the HTTP client, the transport-level
+session id, the protocol-version header and the SSE state.
+
+The actor is thin, like :mod:`mcp_troupe.actors.stdio`: it takes ``Open`` / ``CloseTransport`` and keeps the
+lifecycle. The wire lives on the I/O loop in :class:`_HttpConnection`, which is also the session's
+:class:`~mcp_troupe.actors.session.Outbound`. One long-lived owner task per connection enters and leaves the
+``httpx.AsyncClient`` and the task group every exchange runs in, so no cancel scope or client is ever
+closed from a task other than the one that opened it (the anyio task-affinity trap, research/PEERS §2.6).
+
+What goes over the wire (spec: 2025-03-26 and 2025-06-18 basic/transports, "Streamable HTTP"):
+
+- Every outgoing JSON-RPC message is its own POST, with ``Accept: application/json, text/event-stream``.
+  POSTs run concurrently, one task each; requests hold one of :data:`MAX_IN_FLIGHT` slots (the rest queue in
+  order), notifications and our responses do not, so a ``notifications/cancelled`` never waits behind the
+  calls it cancels. Frames sent after ``notifications/initialized`` wait until that POST was answered:
+  servers that check the lifecycle refuse requests that overtake it.
+- The answer is ``application/json`` (one message, or for 2025-03-26 a batch, split into frames), an
+  ``text/event-stream`` of messages (server requests and notifications may come before the response), or
+  ``202 Accepted`` for a notification or response we sent. Every message goes to the session as ``Inbound``
+  in arrival order.
+- ``Mcp-Session-Id`` is taken only from a successful ``initialize`` answer and sent on every later request;
+  ``MCP-Protocol-Version`` is sent after the handshake when the negotiated revision has that header
+  (2025-06-18). Neither goes on ``initialize`` itself.
+- A 4xx/5xx answer to a request fails that call (``RequestFailed`` with an :class:`HttpError`); it is never
+  retried here. A 404 to a request that carried a session id means the session is gone: the id is dropped
+  first, then ``SessionExpired`` is reported and the session re-initialises. 401/403 go through the one
+  authorization seam, :meth:`_HttpConnection._on_unauthorized`.
+- A network failure on a POST (refused, reset, unreadable) means the server is gone: ``TransportDown``.
+- A POST's SSE stream that breaks before its response is resumed with ``GET`` + ``Last-Event-ID`` when the
+  server gave event ids (after its ``retry`` delay); a disconnect is never a cancellation.
+- After ``notifications/initialized``, a ``GET`` stream listens for server-initiated messages (this is how
+  ``notifications/tools/list_changed`` arrives); 405 means the server offers none and it is not retried.
+- Closing sends ``DELETE`` with the session id (405 is fine), then closes the client.
+- A message larger than ``max_frame`` (a JSON body or one SSE event) fails the whole connection with
+  ``TransportDown``, as on stdio: the supervisor reconnects, and the reason names the limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import ssl
+import threading
+from collections.abc import AsyncIterator
+from concurrent.futures import Future
+from typing import Any, assert_never
+
+import anyio
+import httpx
+import pykka
+
+from mcp_troupe._version import __version__
+from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.session import (
+    Inbound,
+    Opened,
+    OpenFailed,
+    RequestFailed,
+    SessionExpired,
+    TransportDown,
+)
+from mcp_troupe.actors.transport import CloseTransport, Open
+from mcp_troupe.config import ServerConfig
+from mcp_troupe.errors import (
+    ConnectFailed,
+    ConnectionLost,
+    FrameTooLarge,
+    HttpError,
+    MalformedMessage,
+    TroupeClosed,
+    TroupeError,
+)
+from mcp_troupe.protocol import jsonrpc
+from mcp_troupe.protocol import mcp as proto
+from mcp_troupe.protocol.jsonrpc import ErrorResponse, Notification, Request, RequestId, Response
+from mcp_troupe.protocol.sse import SseEvent, SseParser
+from mcp_troupe.protocol.versions import REVISIONS
+
+__all__ = ["MAX_IN_FLIGHT", "HttpTransport", "shared_ssl_context"]
+
+log = logging.getLogger("mcp_troupe.http")
+
+MAX_IN_FLIGHT = 64
+"""Requests one transport has on the wire at once; later ones queue in order."""
+# httpcore's pool does O(connections²) work on every request and response (measured: one pool of 80
+# connections drops a trivial local server from ~900 to ~160-400 requests/s). So the one client of a
+# transport spreads its requests over LANES small pools, least busy first: the same connection count, a
+# fraction of the bookkeeping. Each lane has room beyond its share of MAX_IN_FLIGHT for the GET stream
+# (which pins a connection), notifications, our responses to the server and stream resumptions, so those
+# never wait behind the requests.
+LANES = 16
+CONNECTIONS_PER_LANE = 8
+# The GET stream's reconnect backoff when the server gives no `retry`, or the stream delivered nothing.
+LISTEN_INITIAL_DELAY = 0.5
+LISTEN_MAX_DELAY = 30.0
+# Resumptions of one POST's response stream in a row that bring no new event before we give up.
+MAX_RESUME_ATTEMPTS = 5
+# How long a POST's event stream is read on after its response, waiting for the server to end it.
+STREAM_LINGER = 1.0
+# How much of an error answer is read for the excerpt in HttpError.
+ERROR_BODY_READ = 4096
+# DELETE on close: bounded by the close's grace period, within these limits.
+MIN_DELETE_TIMEOUT = 0.5
+MAX_DELETE_TIMEOUT = 5.0
+
+ACCEPT_POST = "application/json, text/event-stream"
+ACCEPT_SSE = "text/event-stream"
+SESSION_HEADER = "Mcp-Session-Id"
+VERSION_HEADER = "MCP-Protocol-Version"
+# Headers the transport owns; a configured header of the same name (any case) is ignored.
+_RESERVED_HEADERS = frozenset(
+    {"accept", "content-type", "content-length", "mcp-session-id", "mcp-protocol-version", "last-event-id"}
+)
+
+
+@functools.cache
+def shared_ssl_context() -> ssl.SSLContext:
+    """The one TLS context of this process, shared by every HTTP client.
+
+    Building one costs ~50 ms and ~0.8 MiB; httpx would build one per client even for ``http://`` URLs.
+    Built on first use, from an actor thread (never on the I/O loop, which must not block).
+    """
+    return httpx.create_ssl_context()
+
+
+def _environment_proxy(url: str) -> str | None:
+    """The proxy the environment (``HTTPS_PROXY``, ``ALL_PROXY``, ``NO_PROXY`` …) names for ``url``.
+
+    httpx honours these only for its own default transport; ours (:class:`_Lanes`) asks here instead.
+    May consult the system configuration: call it from an actor thread, not on the loop.
+    """
+    import urllib.request
+
+    parts = httpx.URL(url)
+    if urllib.request.proxy_bypass(parts.host):
+        return None
+    proxies = urllib.request.getproxies()
+    return proxies.get(parts.scheme) or proxies.get("all")
+
+
+class _Released(httpx.AsyncByteStream):
+    """A response body that tells its lane when it is closed."""
+
+    def __init__(self, stream: httpx.AsyncByteStream, lane: _Lane) -> None:
+        self._stream = stream
+        self._lane: _Lane | None = lane
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._stream:
+            yield chunk
+
+    async def aclose(self) -> None:
+        try:
+            await self._stream.aclose()
+        finally:
+            lane, self._lane = self._lane, None
+            if lane is not None:
+                lane.busy -= 1
+
+
+class _Lane:
+    __slots__ = ("busy", "transport")
+
+    def __init__(self, transport: httpx.AsyncHTTPTransport) -> None:
+        self.transport = transport
+        self.busy = 0
+
+
+class _Lanes(httpx.AsyncBaseTransport):
+    """One client's transport: several small connection pools, each request to the least busy."""
+
+    def __init__(self, ssl_context: ssl.SSLContext, proxy: str | None) -> None:
+        limits = httpx.Limits(
+            max_connections=CONNECTIONS_PER_LANE, max_keepalive_connections=CONNECTIONS_PER_LANE
+        )
+        self._lanes = [
+            _Lane(httpx.AsyncHTTPTransport(verify=ssl_context, limits=limits, proxy=proxy))
+            for _ in range(LANES)
+        ]
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        lane = min(self._lanes, key=_busy)
+        lane.busy += 1
+        try:
+            response = await lane.transport.handle_async_request(request)
+        except BaseException:
+            lane.busy -= 1
+            raise
+        assert isinstance(response.stream, httpx.AsyncByteStream)
+        return httpx.Response(
+            status_code=response.status_code,
+            headers=response.headers,
+            stream=_Released(response.stream, lane),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        for lane in self._lanes:
+            await lane.transport.aclose()
+
+
+def _busy(lane: _Lane) -> int:
+    return lane.busy
+
+
+def _media_type(response: httpx.Response) -> str:
+    value: str = response.headers.get("content-type", "")
+    return value.split(";", 1)[0].strip().lower()
+
+
+def _is_session_id(value: str) -> bool:
+    # spec: 2025-06-18 transports, session management — "MUST only contain visible ASCII characters
+    # (ranging from 0x21 to 0x7E)".
+    return bool(value) and all(0x21 <= ord(char) <= 0x7E for char in value)
+
+
+def _describe(exc: BaseException) -> str:
+    """A short, header-free description of an httpx error."""
+    text = str(exc) or type(exc).__name__
+    return f"{type(exc).__name__}: {text}" if text != type(exc).__name__ else text
+
+
+def _answer_kind(frame: bytes, request_id: RequestId) -> str | None:
+    """``"result"`` / ``"error"`` if ``frame`` is the response to ``request_id`` (alone or in a batch)."""
+    if b'"id"' not in frame:  # notifications carry no id: skip the parse for the common case
+        return None
+    try:
+        obj = json.loads(frame)
+    except (ValueError, RecursionError):
+        return None
+    for item in obj if isinstance(obj, list) else (obj,):
+        if isinstance(item, dict) and item.get("id") == request_id and "method" not in item:
+            return "result" if "result" in item else "error" if "error" in item else None
+    return None
+
+
+def _split_batch(frame: bytes) -> list[bytes]:
+    """One frame per message: a JSON array (a 2025-03-26 batch) becomes its elements."""
+    if frame.lstrip()[:1] != b"[":
+        return [frame]
+    try:
+        items = json.loads(frame)
+    except (ValueError, RecursionError):
+        return [frame]  # the session reports it as malformed
+    if not isinstance(items, list) or not items:
+        return [frame]
+    # ASCII escapes: a lone surrogate in a string survives the round trip instead of failing to encode.
+    return [json.dumps(item, separators=(",", ":")).encode("ascii") for item in items]
+
+
+async def _read_bounded(response: httpx.Response, limit: int) -> bytes | None:
+    """The whole body, or None once it exceeds ``limit`` bytes (decoded)."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _error_excerpt(response: httpx.Response) -> str:
+    """The start of an error answer: its JSON-RPC error message if it is one, else its text, one line."""
+    body = b""
+    try:
+        async for chunk in response.aiter_bytes():
+            body += chunk
+            if len(body) >= ERROR_BODY_READ:
+                break
+    except httpx.HTTPError:
+        pass
+    text = body[:ERROR_BODY_READ].decode("utf-8", "replace")
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        obj = None
+    if isinstance(obj, dict) and isinstance(obj.get("error"), dict):
+        message = obj["error"].get("message")
+        if isinstance(message, str) and message:
+            text = message
+    return " ".join(text.split())[: HttpError.EXCERPT_LIMIT]
+
+
+class _SetVersion:
+    __slots__ = ("version",)
+
+    def __init__(self, version: str) -> None:
+        self.version = version
+
+
+class _HttpConnection:
+    """The loop side of one HTTP connection. Every method except the Outbound ones runs on the I/O loop."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        incarnation: int,
+        session: pykka.ActorRef[Any],
+        runtime: Runtime,
+        max_frame: int,
+    ) -> None:
+        assert config.url is not None
+        self.server = config.name
+        self.url = config.url
+        self.config = config
+        self.incarnation = incarnation
+        self.session = session
+        self.runtime = runtime
+        self.max_frame = max_frame
+
+        ignored = sorted(name for name in config.headers if name.lower() in _RESERVED_HEADERS)
+        if ignored:
+            # Names only: the values may be secrets.
+            log.warning(
+                "server %s: headers %s are set by the transport; configured values ignored",
+                self.server,
+                ", ".join(ignored),
+            )
+        self._base_headers: dict[str, str] = {
+            "User-Agent": f"mcp-troupe/{__version__}",
+            **{
+                name: value for name, value in config.headers.items() if name.lower() not in _RESERVED_HEADERS
+            },
+        }
+
+        # Transport-level state, written on the loop; `session_id` is read from the session's thread.
+        self._session_id: str | None = None
+        self._protocol_version: str | None = None
+        self._client: httpx.AsyncClient | None = None
+        self._task_group: anyio.abc.TaskGroup | None = None
+        self._slots: anyio.Semaphore | None = None
+        self._in_flight: dict[RequestId, anyio.CancelScope] = {}
+        # Set while a `notifications/initialized` POST is out: later frames wait for it.
+        self._gate: asyncio.Event | None = None
+        self._listen_scope: anyio.CancelScope | None = None
+        self._is_listen_unsupported = False
+        self._is_listen_retried_per_session = False
+
+        self._is_started = False
+        self._is_down = False
+        self._is_closing = False
+        self._close_requested = asyncio.Event()
+        self._run_done = asyncio.Event()
+        self._delete_timeout = MIN_DELETE_TIMEOUT
+
+        # Writes from the session thread are queued here and applied by one loop callback per burst.
+        self._out_lock = threading.Lock()
+        self._out: list[bytes | _SetVersion] = []
+        self._flush_scheduled = False
+
+    # ---- Outbound (called from the session's thread) ---------------------------------------------------
+
+    def send(self, frame: bytes) -> None:
+        """Queue ``frame`` to be POSTed; safe to call from any thread."""
+        self._enqueue(frame)
+
+    def set_protocol_version(self, version: str) -> None:
+        """Send ``MCP-Protocol-Version`` on every frame queued after this (when the revision has it)."""
+        self._enqueue(_SetVersion(version))
+
+    @property
+    def session_id(self) -> str | None:
+        """The ``Mcp-Session-Id`` the server issued on the last successful ``initialize``, if any."""
+        return self._session_id
+
+    def _enqueue(self, item: bytes | _SetVersion) -> None:
+        with self._out_lock:
+            self._out.append(item)
+            if self._flush_scheduled:
+                return
+            self._flush_scheduled = True
+        if not self.runtime.loop.post_if_running(self._flush):
+            with self._out_lock:
+                self._out.clear()
+                self._flush_scheduled = False
+
+    def _flush(self) -> None:
+        with self._out_lock:
+            items, self._out = self._out, []
+            self._flush_scheduled = False
+        for item in items:
+            if isinstance(item, _SetVersion):
+                revision = REVISIONS.get(item.version)
+                # spec: 2025-06-18 transports, protocol version header — "the client MUST include the
+                # MCP-Protocol-Version: <protocol-version> HTTP header on all subsequent requests". 2025-03-26
+                # and 2024-11-05 have no such header.
+                has_header = revision is not None and revision.protocol_version_header
+                self._protocol_version = item.version if has_header else None
+            else:
+                self._start_post(item)
+
+    # ---- opening and closing (on the loop) ---------------------------------------------------------------
+
+    async def run(self, ssl_context: ssl.SSLContext, proxy: str | None) -> None:
+        """Own the client and every exchange until closed: the connection's one long-lived task."""
+        self._is_started = True
+        if self._is_closing:
+            self._run_done.set()
+            return
+        try:
+            timeout = httpx.Timeout(
+                connect=self.config.connect_timeout,
+                # None: an SSE stream may rightly stay silent for as long as the tool runs; the session's
+                # per-call deadlines govern, and a cancelled call's POST is cancelled here too.
+                read=None,
+                write=self.config.connect_timeout,
+                pool=self.config.connect_timeout,
+            )
+            client = httpx.AsyncClient(transport=_Lanes(ssl_context, proxy), timeout=timeout)
+        except (httpx.InvalidURL, ValueError, ImportError) as exc:  # a bad proxy URL; socks without socksio
+            self._is_down = True
+            self._run_done.set()
+            safe_tell(self.session, OpenFailed(self.incarnation, ConnectFailed(self.server, _describe(exc))))
+            return
+        self._client = client
+        try:
+            try:
+                async with anyio.create_task_group() as task_group:
+                    self._task_group = task_group
+                    self._slots = anyio.Semaphore(MAX_IN_FLIGHT)
+                    # No network I/O is needed to "open": the first POST (initialize) connects.
+                    # connect_timeout, enforced by the supervisor, covers the TCP connect and the handshake.
+                    safe_tell(self.session, Opened(self.incarnation, self))
+                    await self._close_requested.wait()
+                    task_group.cancel_scope.cancel()
+            except Exception as exc:
+                # A bug in one exchange ends them all (the task group): report the connection as failed so
+                # that no call waits for an answer that cannot come, and let the supervisor reconnect.
+                log.exception("server %s: the HTTP transport failed", self.server)
+                self._report_down(f"the HTTP transport failed: {exc!r}")
+            # Down (the task group was cancelled from inside) or closing: either way wait for the close,
+            # so that the DELETE below happens once, on the supervisor's terms.
+            await self._close_requested.wait()
+            await self._delete_session()
+        finally:
+            self._task_group = None
+            with anyio.CancelScope(shield=True):
+                await client.aclose()
+            self._client = None
+            self._run_done.set()
+
+    async def close(self, grace: float) -> None:
+        """Stop every exchange, DELETE the session (bounded by ``grace``), close the client."""
+        self._is_closing = True
+        self._delete_timeout = min(max(grace, MIN_DELETE_TIMEOUT), MAX_DELETE_TIMEOUT)
+        if not self._is_started:
+            return
+        self._close_requested.set()
+        with anyio.move_on_after(self._delete_timeout + 5.0):
+            await self._run_done.wait()
+
+    def abort(self) -> None:
+        """Close at once, without waiting for anything (the actor stopped without a graceful close)."""
+        self._is_closing = True
+        self._delete_timeout = MIN_DELETE_TIMEOUT
+        self._close_requested.set()
+
+    async def _delete_session(self) -> None:
+        session_id = self._session_id
+        client = self._client
+        if session_id is None or client is None:
+            return
+        # spec: 2025-06-18 transports, session management — "Clients that no longer need a particular session
+        # SHOULD send an HTTP DELETE to the MCP endpoint with the Mcp-Session-Id header"; the server MAY
+        # answer 405. Whatever happens, closing goes on.
+        headers = self._headers(ACCEPT_POST, with_session=True)
+        try:
+            with anyio.fail_after(self._delete_timeout):
+                response = await client.delete(self.url, headers=headers)
+        except (httpx.HTTPError, TimeoutError) as exc:
+            log.debug("server %s: DELETE of the session failed: %s", self.server, _describe(exc))
+            return
+        if response.status_code >= 400 and response.status_code not in (404, 405):
+            log.info("server %s: DELETE of the session answered HTTP %d", self.server, response.status_code)
+
+    # ---- reports -----------------------------------------------------------------------------------------
+
+    def _tell(self, message: object) -> None:
+        if not self._is_closing and not self._is_down:
+            safe_tell(self.session, message)
+
+    def _deliver(self, frames: list[bytes]) -> None:
+        if frames:
+            self._tell(Inbound(self.incarnation, frames))
+
+    def _report_down(self, reason: str) -> None:
+        if self._is_down or self._is_closing:
+            return
+        log.info("server %s (incarnation %d): transport down: %s", self.server, self.incarnation, reason)
+        safe_tell(self.session, TransportDown(self.incarnation, reason))
+        self._is_down = True
+        # Stop every exchange now; the client itself is closed when the supervisor closes us.
+        if self._task_group is not None:
+            self._task_group.cancel_scope.cancel()
+
+    def _fail_request(self, request: Request, error: TroupeError) -> None:
+        self._tell(RequestFailed(self.incarnation, request.id, error))
+
+    # ---- POST -------------------------------------------------------------------------------------------
+
+    def _headers(self, accept: str, *, with_session: bool) -> dict[str, str]:
+        headers = dict(self._base_headers)
+        headers["Accept"] = accept
+        if with_session:
+            if self._session_id is not None:
+                headers[SESSION_HEADER] = self._session_id
+            if self._protocol_version is not None:
+                headers[VERSION_HEADER] = self._protocol_version
+        return headers
+
+    def _start_post(self, frame: bytes) -> None:
+        task_group = self._task_group
+        if task_group is None or self._is_down or self._is_closing:
+            return
+        try:
+            message = jsonrpc.decode(frame)
+        except MalformedMessage as exc:  # we encoded it ourselves: a bug, not a peer's fault
+            log.error("server %s: not sending an unreadable frame: %s", self.server, exc)
+            return
+        scope = anyio.CancelScope()
+        gate = self._gate
+        own_gate: asyncio.Event | None = None
+        match message:
+            case Request(id=request_id):
+                self._in_flight[request_id] = scope
+            case Notification(method=proto.INITIALIZED):
+                own_gate = self._gate = asyncio.Event()
+            case Notification(method=proto.CANCELLED, params=params):
+                # We gave up on that call and told the server so; its POST (or its stream) is of no use now.
+                # spec: 2025-06-18 transports — disconnecting is not cancelling, hence the notification.
+                cancelled = self._in_flight.get((params or {}).get("requestId", ""))
+                if cancelled is not None:
+                    cancelled.cancel()
+            case Notification() | Response() | ErrorResponse():
+                pass
+            case _:
+                assert_never(message)
+        task_group.start_soon(self._post, frame, message, scope, gate, own_gate)
+
+    async def _post(
+        self,
+        frame: bytes,
+        message: jsonrpc.Message,
+        scope: anyio.CancelScope,
+        gate: asyncio.Event | None,
+        own_gate: asyncio.Event | None,
+    ) -> None:
+        is_acknowledged = False
+        try:
+            with scope:
+                if gate is not None and not gate.is_set():
+                    await gate.wait()
+                if isinstance(message, Request):
+                    assert self._slots is not None
+                    async with self._slots:
+                        await self._exchange(frame, message)
+                else:
+                    is_acknowledged = await self._exchange(frame, message)
+        finally:
+            if isinstance(message, Request) and self._in_flight.get(message.id) is scope:
+                del self._in_flight[message.id]
+            if own_gate is not None:
+                own_gate.set()
+                if self._gate is own_gate:
+                    self._gate = None
+                if is_acknowledged:
+                    self._start_listening()
+
+    async def _exchange(self, frame: bytes, message: jsonrpc.Message) -> bool:
+        """POST one frame and handle the answer; return whether it was accepted (2xx)."""
+        client = self._client
+        assert client is not None
+        request = message if isinstance(message, Request) else None
+        is_initialize = request is not None and request.method == proto.INITIALIZE
+        # spec: 2025-06-18 transports — a new session starts with an InitializeRequest *without* a session id;
+        # the protocol-version header belongs to requests after the handshake.
+        headers = self._headers(ACCEPT_POST, with_session=not is_initialize)
+        headers["Content-Type"] = "application/json"
+        sent_session_id = headers.get(SESSION_HEADER)
+        try:
+            async with client.stream("POST", self.url, content=frame, headers=headers) as response:
+                return await self._on_post_answer(response, frame, message, request, sent_session_id)
+        except httpx.PoolTimeout:
+            if request is not None:
+                self._fail_request(request, ConnectionLost(self.server, "no free HTTP connection in time"))
+            return False
+        except httpx.HTTPError as exc:
+            # Refused, reset, unreadable: the server is gone (the supervisor reconnects with backoff).
+            self._report_down(f"POST {_method_of(message)} failed: {_describe(exc)}")
+            return False
+        except FrameTooLarge as exc:
+            # One answer too large to hold: fail the connection, as stdio does (the reason says which limit).
+            self._report_down(
+                f"an answer to {_method_of(message)} exceeded max_frame_bytes ({exc.limit} bytes)"
+            )
+            return False
+
+    async def _on_post_answer(
+        self,
+        response: httpx.Response,
+        frame: bytes,
+        message: jsonrpc.Message,
+        request: Request | None,
+        sent_session_id: str | None,
+    ) -> bool:
+        status = response.status_code
+        if status >= 300:
+            await self._on_post_error(response, frame, message, request, sent_session_id)
+            return False
+        media_type = _media_type(response)
+        if request is None:
+            # spec: 2025-06-18 transports — a notification or response we sent is answered 202 Accepted with
+            # no body. Read whatever came anyway, to keep the connection reusable.
+            if media_type == "text/event-stream":
+                await self._read_stream(response, frame, None)
+            else:
+                await response.aread()
+            return True
+        if media_type == "application/json":
+            body = await _read_bounded(response, self.max_frame)
+            if body is None:
+                raise FrameTooLarge(self.max_frame)
+            frames = _split_batch(body) if body.strip() else []
+            if not frames:
+                self._fail_request(request, self._no_answer(status, request))
+                return True
+            if request.method == proto.INITIALIZE:
+                self._adopt_session(response, frames, request)
+            self._deliver(frames)
+        elif media_type == "text/event-stream":
+            await self._read_stream(response, frame, request)
+        elif status == 202 or not response.headers.get("content-type"):
+            await response.aread()
+            self._fail_request(request, self._no_answer(status, request))
+        else:
+            excerpt = await _error_excerpt(response)
+            reason = f"unexpected Content-Type {media_type!r}"
+            self._fail_request(request, self._http_error(status, request, excerpt, reason))
+        return True
+
+    def _http_error(self, status: int, request: Request, excerpt: str = "", reason: str = "") -> HttpError:
+        return HttpError(
+            self.server, status, excerpt, request_id=request.id, method=request.method, reason=reason
+        )
+
+    def _no_answer(self, status: int, request: Request) -> HttpError:
+        # spec: 2025-06-18 transports — a POST holding a request MUST be answered with JSON or an SSE
+        # stream. Failing at once beats waiting out the call's deadline.
+        return self._http_error(status, request, reason="the server answered the request without a response")
+
+    async def _on_post_error(
+        self,
+        response: httpx.Response,
+        frame: bytes,
+        message: jsonrpc.Message,
+        request: Request | None,
+        sent_session_id: str | None,
+    ) -> None:
+        status = response.status_code
+        if status == 404 and sent_session_id is not None:
+            await response.aclose()
+            if request is None:
+                # The next request meets the same 404 and reports it; a notification alone must not start
+                # a new session (a server answering 404 to everything would make that a loop).
+                method = _method_of(message)
+                log.info("server %s: HTTP 404 on %s; the session may have expired", self.server, method)
+                return
+            self._on_session_expired(frame, sent_session_id)
+            return
+        if status in (401, 403):
+            await self._on_unauthorized(response, request)
+            return
+        excerpt = await _error_excerpt(response)
+        if request is not None:
+            self._fail_request(request, self._http_error(status, request, excerpt))
+        else:
+            log.warning("server %s: HTTP %d on %s: %s", self.server, status, _method_of(message), excerpt)
+
+    async def _on_unauthorized(self, response: httpx.Response, request: Request | None) -> None:
+        """The authorization seam: 401/403 from the server. OAuth (``auth: oauth``) plugs in here."""
+        excerpt = await _error_excerpt(response)
+        if request is None:
+            log.warning("server %s: HTTP %d (authorization required)", self.server, response.status_code)
+            return
+        reason = "authorization required (auth: oauth is handled by the OAuth issue)"
+        self._fail_request(request, self._http_error(response.status_code, request, excerpt, reason))
+
+    def _on_session_expired(self, frame: bytes, sent_session_id: str) -> None:
+        # spec: 2025-06-18 transports, session management — "When a client receives HTTP 404 in response to a
+        # request containing an Mcp-Session-Id, it MUST start a new session by sending a new
+        # InitializeRequest without a session ID attached." The id is dropped before the session hears of
+        # it, so its new initialize goes out without one. A 404 for an id we already replaced (a concurrent
+        # request of the old session) leaves the new id alone; the session starts one re-initialisation.
+        if self._session_id == sent_session_id:
+            log.info("server %s: HTTP session expired (404); dropping it", self.server)
+            self._session_id = None
+            self._stop_listening()
+            if self._is_listen_retried_per_session:
+                self._is_listen_unsupported = self._is_listen_retried_per_session = False
+        self._tell(SessionExpired(self.incarnation, [frame]))
+
+    def _adopt_session(self, response: httpx.Response, frames: list[bytes], request: Request) -> None:
+        """Take ``Mcp-Session-Id`` from a *successful* initialize answer, before the session sees it."""
+        if not any(_answer_kind(frame, request.id) == "result" for frame in frames):
+            return
+        value = response.headers.get(SESSION_HEADER)
+        if value is None:
+            self._session_id = None
+        elif _is_session_id(value):
+            self._session_id = value
+        else:
+            log.warning("server %s: ignored a session id with characters outside 0x21-0x7E", self.server)
+
+    # ---- SSE ---------------------------------------------------------------------------------------------
+
+    def _frames_of(self, events: list[SseEvent]) -> list[bytes]:
+        frames: list[bytes] = []
+        for event in events:
+            # Events of other types, and empty ones (2025-11-25 "priming" events carry only an id), hold no
+            # message.
+            if event.event == "message" and event.data.strip():
+                frames.extend(_split_batch(event.data.encode("utf-8")))
+        return frames
+
+    def _deliver_answer(
+        self, events: list[SseEvent], request: Request | None, response: httpx.Response
+    ) -> bool:
+        """Deliver the messages of ``events``; return whether ``request``'s response was among them."""
+        frames = self._frames_of(events)
+        is_answered = False
+        if request is not None:
+            for frame in frames:
+                kind = _answer_kind(frame, request.id)
+                if kind is not None:
+                    is_answered = True
+                    if request.method == proto.INITIALIZE and kind == "result":
+                        self._adopt_session(response, [frame], request)
+                    break
+        self._deliver(frames)
+        return is_answered
+
+    async def _read_stream(self, response: httpx.Response, frame: bytes, request: Request | None) -> None:
+        """Read a POST's SSE answer until the response to ``request`` arrived; resume it if it breaks."""
+        parser = SseParser(self.max_frame)
+        broken: httpx.HTTPError | None = None
+        chunks = response.aiter_bytes()
+        try:
+            async for chunk in chunks:
+                if self._deliver_answer(parser.feed(chunk), request, response):
+                    # The response is in, and the server SHOULD close the stream now (spec: 2025-06-18).
+                    # Read on briefly so that the connection goes back to the pool; a server that keeps the
+                    # stream open is left behind, so that it holds no slot.
+                    with anyio.move_on_after(STREAM_LINGER):
+                        async for chunk in chunks:
+                            self._deliver(self._frames_of(parser.feed(chunk)))
+                    return
+        except httpx.HTTPError as exc:
+            broken = exc
+        if request is None:
+            return
+        if parser.last_event_id is not None:
+            await self._resume(frame, request, parser.last_event_id, parser.retry)
+        elif broken is not None:
+            self._report_down(f"the answer to {request.method} broke off: {_describe(broken)}")
+        else:
+            reason = (
+                f"the server ended the stream of {request.method} (JSON-RPC id {request.id!r}) before its "
+                "response, and gave no event id to resume from"
+            )
+            self._fail_request(request, ConnectionLost(self.server, reason))
+
+    async def _resume(self, frame: bytes, request: Request, last_event_id: str, retry: int | None) -> None:
+        """Pick up a POST's broken SSE stream with GET + ``Last-Event-ID`` until the response arrives.
+
+        spec: 2025-06-18 transports, resumability — "the client SHOULD issue an HTTP GET to the MCP endpoint
+        … and include the Last-Event-ID header"; the server replays what followed on *that* stream.
+        Disconnection "SHOULD NOT be interpreted as the client cancelling its request".
+        """
+        client = self._client
+        assert client is not None
+        attempts = 0
+        while attempts < MAX_RESUME_ATTEMPTS:
+            attempts += 1
+            # spec: 2025-11-25 transports — the client MUST respect `retry` before reconnecting.
+            if retry:
+                await anyio.sleep(retry / 1000)
+            headers = self._headers(ACCEPT_SSE, with_session=True)
+            headers["Last-Event-ID"] = last_event_id
+            sent_session_id = headers.get(SESSION_HEADER)
+            log.debug(
+                "server %s: resuming the stream of id %r after event %r",
+                self.server,
+                request.id,
+                last_event_id,
+            )
+            parser = SseParser(self.max_frame)
+            try:
+                async with client.stream("GET", self.url, headers=headers) as response:
+                    status = response.status_code
+                    if status == 404 and sent_session_id is not None:
+                        await response.aclose()
+                        self._on_session_expired(frame, sent_session_id)
+                        return
+                    if status >= 300 or _media_type(response) != "text/event-stream":
+                        excerpt = await _error_excerpt(response)
+                        reason = "the response stream broke and the server would not resume it"
+                        self._fail_request(request, self._http_error(status, request, excerpt, reason))
+                        return
+                    try:
+                        async for chunk in response.aiter_bytes():
+                            if self._deliver_answer(parser.feed(chunk), request, response):
+                                return
+                    except httpx.HTTPError as exc:
+                        log.debug("server %s: resumed stream broke: %s", self.server, _describe(exc))
+            except httpx.HTTPError as exc:
+                self._report_down(f"resuming the answer to {request.method} failed: {_describe(exc)}")
+                return
+            if parser.last_event_id is not None and parser.last_event_id != last_event_id:
+                last_event_id = parser.last_event_id
+                attempts = 0  # progress: the server is still sending on this stream
+            if parser.retry is not None:
+                retry = parser.retry
+        reason = (
+            f"the stream of {request.method} (JSON-RPC id {request.id!r}) broke and "
+            f"{MAX_RESUME_ATTEMPTS} resumptions brought nothing"
+        )
+        self._fail_request(request, ConnectionLost(self.server, reason))
+
+    # ---- the GET stream ----------------------------------------------------------------------------------
+
+    def _start_listening(self) -> None:
+        task_group = self._task_group
+        if (
+            task_group is None
+            or self._listen_scope is not None
+            or self._is_listen_unsupported
+            or self._is_down
+            or self._is_closing
+        ):
+            return
+        scope = self._listen_scope = anyio.CancelScope()
+        task_group.start_soon(self._listen, scope)
+
+    def _stop_listening(self) -> None:
+        scope, self._listen_scope = self._listen_scope, None
+        if scope is not None:
+            scope.cancel()
+
+    async def _listen(self, scope: anyio.CancelScope) -> None:
+        """Hold the GET stream for server-initiated messages; reconnect it when it drops.
+
+        spec: 2025-06-18 transports, "Listening for Messages from the Server" — the client MAY GET the
+        endpoint with ``Accept: text/event-stream``; the server answers a stream or 405 Method Not Allowed.
+        """
+        with scope:
+            try:
+                await self._listen_loop()
+            finally:
+                if self._listen_scope is scope:
+                    self._listen_scope = None
+
+    async def _listen_loop(self) -> None:
+        client = self._client
+        assert client is not None
+        delay = LISTEN_INITIAL_DELAY
+        last_event_id: str | None = None
+        while True:
+            headers = self._headers(ACCEPT_SSE, with_session=True)
+            if last_event_id is not None:
+                headers["Last-Event-ID"] = last_event_id
+            has_events = False
+            retry: int | None = None
+            try:
+                async with client.stream("GET", self.url, headers=headers) as response:
+                    status = response.status_code
+                    if status == 405:
+                        log.debug("server %s offers no GET stream (405)", self.server)
+                        self._is_listen_unsupported = True
+                        return
+                    if 400 <= status < 500:
+                        # 404 here may mean an expired session, but the next request finds out for sure;
+                        # re-initialising on a GET's word could loop with a server that has no GET route.
+                        # A new session tries once more (unlike after 405, which is the server's answer).
+                        log.info(
+                            "server %s: the GET stream was refused (HTTP %d); not listening",
+                            self.server,
+                            status,
+                        )
+                        self._is_listen_unsupported = True
+                        self._is_listen_retried_per_session = True
+                        return
+                    if status >= 300:
+                        log.info("server %s: the GET stream failed (HTTP %d); retrying", self.server, status)
+                    elif _media_type(response) != "text/event-stream":
+                        log.info(
+                            "server %s: the GET stream is not an event stream; not listening", self.server
+                        )
+                        self._is_listen_unsupported = True
+                        return
+                    else:
+                        parser = SseParser(self.max_frame)
+                        try:
+                            async for chunk in response.aiter_bytes():
+                                events = parser.feed(chunk)
+                                if events:
+                                    has_events = True
+                                    self._deliver(self._frames_of(events))
+                        except httpx.HTTPError as exc:
+                            log.debug("server %s: the GET stream broke: %s", self.server, _describe(exc))
+                        if parser.last_event_id is not None:
+                            has_events = has_events or parser.last_event_id != last_event_id
+                            last_event_id = parser.last_event_id
+                        retry = parser.retry
+            except httpx.HTTPError as exc:
+                # The POSTs find out whether the server is really gone; this stream only waits and retries.
+                log.debug("server %s: the GET stream failed: %s", self.server, _describe(exc))
+            except FrameTooLarge as exc:
+                self._report_down(f"a message on the GET stream exceeded max_frame_bytes ({exc.limit} bytes)")
+                return
+            # spec: 2025-11-25 transports — the client MUST wait `retry` before reconnecting. A stream that
+            # brought nothing backs off as well (never less than `retry`), so a server that accepts the GET
+            # and closes it at once is not hammered.
+            if has_events:
+                delay = LISTEN_INITIAL_DELAY
+                wait = retry / 1000 if retry is not None else LISTEN_INITIAL_DELAY
+            else:
+                wait = max(retry / 1000 if retry is not None else 0.0, delay)
+                delay = min(delay * 2, LISTEN_MAX_DELAY)
+            await anyio.sleep(wait)
+
+
+def _method_of(message: jsonrpc.Message) -> str:
+    if isinstance(message, Request | Notification):
+        return message.method
+    return "a response"
+
+
+class HttpTransport(pykka.ThreadingActor):
+    """One Streamable HTTP connection's lifecycle: prepare the client on ``Open``, DELETE and close on
+    ``CloseTransport``."""
+
+    use_daemon_thread = True
+
+    def __init__(
+        self,
+        *,
+        config: ServerConfig,
+        incarnation: int,
+        session: pykka.ActorRef[Any],
+        runtime: Runtime,
+        max_frame: int = 16 * 1024 * 1024,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.runtime = runtime
+        self.session = session
+        self.incarnation = incarnation
+        self.connection = _HttpConnection(config, incarnation, session, runtime, max_frame)
+        self._is_closing = False
+
+    def on_receive(self, message: Any) -> None:
+        msg: Open | CloseTransport = message
+        match msg:
+            case Open():
+                # Done here, on the actor's thread: the first TLS context takes ~50 ms, and proxy lookup may
+                # consult the system; the loop must not wait for either.
+                assert self.config.url is not None
+                try:
+                    ssl_context = shared_ssl_context()
+                    proxy = _environment_proxy(self.config.url)
+                except (ssl.SSLError, OSError, httpx.InvalidURL) as exc:
+                    error = ConnectFailed(self.config.name, f"could not prepare the HTTP client: {exc}")
+                    safe_tell(self.session, OpenFailed(self.incarnation, error))
+                    return
+                try:
+                    self.runtime.loop.spawn(
+                        self.connection.run, ssl_context, proxy, name=f"http {self.config.name}"
+                    )
+                except TroupeClosed as exc:
+                    safe_tell(
+                        self.session, OpenFailed(self.incarnation, ConnectFailed(self.config.name, str(exc)))
+                    )
+            case CloseTransport():
+                if self._is_closing:
+                    return
+                self._is_closing = True
+                try:
+                    self.runtime.loop.spawn(
+                        self._close, msg.reply_to, msg.grace, name=f"close {self.config.name}"
+                    )
+                except TroupeClosed:
+                    _complete(msg.reply_to)
+                    self.actor_ref.stop(block=False)
+            case _:
+                assert_never(msg)
+
+    async def _close(self, reply_to: Future[tuple[str, ...]], grace: float) -> None:
+        try:
+            await self.connection.close(grace)
+        finally:
+            _complete(reply_to)
+            self.actor_ref.stop(block=False)
+
+    def on_stop(self) -> None:
+        # Stopped without a graceful close (the troupe is being torn down): never leave the client open.
+        if not self._is_closing:
+            self.runtime.loop.post_if_running(self.connection.abort)
+
+
+def _complete(reply_to: Future[tuple[str, ...]]) -> None:
+    # HTTP servers have no stderr to hand back.
+    if not reply_to.done():
+        reply_to.set_result(())
