@@ -427,6 +427,11 @@ def test_an_expired_session_is_replaced_and_the_call_still_succeeds() -> None:
             )
         )
         assert status_of(troupe).state is ServerState.READY
+        # status shows the new session, not the expired one.
+        deadline = time.monotonic() + 5
+        while status_of(troupe).session_id != "s-2" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert status_of(troupe).session_id == "s-2"
 
 
 @pytest.mark.timeout(30)

@@ -336,6 +336,7 @@ class _HttpConnection:
         self._task_group: anyio.abc.TaskGroup | None = None
         self._slots: anyio.Semaphore | None = None
         self._in_flight: dict[RequestId, anyio.CancelScope] = {}
+        self._out_ready: asyncio.Event | None = None
         # Set while a `notifications/initialized` POST is out: later frames wait for it.
         self._gate: asyncio.Event | None = None
         self._listen_scope: anyio.CancelScope | None = None
@@ -381,6 +382,20 @@ class _HttpConnection:
                 self._flush_scheduled = False
 
     def _flush(self) -> None:
+        # A plain loop callback, outside any task: anyio (cancel scopes, start_soon) needs a task to find its
+        # backend when sniffio is installed, so the pump task does the work; this only wakes it.
+        if self._out_ready is not None:
+            self._out_ready.set()
+
+    async def _pump(self) -> None:
+        """Turn queued writes into POSTs, in order, from task context."""
+        assert self._out_ready is not None
+        while True:
+            await self._out_ready.wait()
+            self._out_ready.clear()
+            self._drain()
+
+    def _drain(self) -> None:
         with self._out_lock:
             items, self._out = self._out, []
             self._flush_scheduled = False
@@ -424,6 +439,9 @@ class _HttpConnection:
                 async with anyio.create_task_group() as task_group:
                     self._task_group = task_group
                     self._slots = anyio.Semaphore(MAX_IN_FLIGHT)
+                    self._out_ready = asyncio.Event()
+                    self._out_ready.set()  # anything queued before the pump existed goes out now
+                    task_group.start_soon(self._pump)
                     # No network I/O is needed to "open": the first POST (initialize) connects.
                     # connect_timeout, enforced by the supervisor, covers the TCP connect and the handshake.
                     safe_tell(self.session, Opened(self.incarnation, self))

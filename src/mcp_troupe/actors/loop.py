@@ -14,6 +14,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +61,11 @@ class IoLoop:
         self._task_group: anyio.abc.TaskGroup | None = None
         self._stop_requested: anyio.Event | None = None
         self._closed = False
+        # Tasks to start, handed from loop callbacks to the spawner task (see _spawner).
+        self._to_spawn: deque[tuple[TaskHandle, Callable[..., Awaitable[Any]], tuple[Any, ...], str]] = (
+            deque()
+        )
+        self._spawn_wanted: asyncio.Event | None = None
 
     @property
     def is_running(self) -> bool:
@@ -88,8 +94,10 @@ class IoLoop:
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop_requested = anyio.Event()
+        self._spawn_wanted = asyncio.Event()
         async with anyio.create_task_group() as task_group:
             self._task_group = task_group
+            task_group.start_soon(self._spawner, name="spawner")
             self._started.set()
             await self._stop_requested.wait()
             task_group.cancel_scope.cancel()
@@ -130,17 +138,29 @@ class IoLoop:
     def _start_task(
         self, handle: TaskHandle, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...], name: str
     ) -> None:
-        if self._task_group is None or self._closed:
+        # This runs as a plain loop callback, outside any task. anyio needs a task to tell which backend it
+        # runs on when sniffio is installed, so the task group is entered from the spawner task instead.
+        if self._spawn_wanted is None or self._closed:
             return
-        self._task_group.start_soon(self._run_task, handle, fn, args, name, name=name or None)
+        self._to_spawn.append((handle, fn, args, name))
+        self._spawn_wanted.set()
+
+    async def _spawner(self) -> None:
+        assert self._spawn_wanted is not None and self._task_group is not None
+        while True:
+            await self._spawn_wanted.wait()
+            self._spawn_wanted.clear()
+            while self._to_spawn:
+                handle, fn, args, name = self._to_spawn.popleft()
+                self._task_group.start_soon(self._run_task, handle, fn, args, name, name=name or None)
 
     async def _run_task(
         self, handle: TaskHandle, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...], name: str
     ) -> None:
+        if handle._cancelled:
+            return  # cancelled before it started: a cancel scope would only stop it at its first await
         with anyio.CancelScope() as scope:
             handle._scope = scope
-            if handle._cancelled:
-                scope.cancel()
             try:
                 await fn(*args)
             except Exception:

@@ -2,10 +2,14 @@
 the server's capabilities, the tool catalog's paging and refreshes, and the call deadlines.
 
 Flow (DESIGN §3): ``Connect`` → transport ``Open`` → ``Opened`` → ``initialize`` → version check →
-``notifications/initialized`` → ``tools/list`` page by page → ``SessionReady`` to the supervisor. Calls arrive
-as ``Request`` with a ``reply_to`` future, which this actor completes with the raw result (a mapping) or an
-error from :mod:`mcp_troupe.errors`. Nothing here blocks: the wire is reached through the transport's
-:class:`Outbound`, which posts writes to the I/O loop.
+``notifications/initialized`` → ``tools/list`` page by page → ``SessionReady`` to the supervisor. Calls
+arrive as ``CallRequest`` with a ``reply_to`` future, which this actor completes with the raw result (a
+mapping) or an error from :mod:`mcp_troupe.errors`. Nothing here blocks: the wire is reached through the
+transport's :class:`Outbound`, which posts writes to the I/O loop.
+
+The other catalogs (resources, resource templates, prompts) are listed on demand, by ``ListAll``: all pages,
+cached for the life of this session (a reconnect is a new session, so a fresh cache), shared by every
+``ListAll`` that arrives while one listing is in flight, and dropped by the matching ``list_changed``.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from mcp_troupe.errors import (
 from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
-from mcp_troupe.protocol.mcp import InitializeResult, PageGuard, ToolDefinition
+from mcp_troupe.protocol.mcp import CATALOG_ITEM_KEYS, InitializeResult, PageGuard, ToolDefinition
 from mcp_troupe.protocol.versions import LATEST, Revision, negotiate
 
 __all__ = [
@@ -47,6 +51,7 @@ __all__ = [
     "Close",
     "Connect",
     "Inbound",
+    "ListAll",
     "OpenFailed",
     "Opened",
     "Outbound",
@@ -56,6 +61,7 @@ __all__ = [
     "SessionFailed",
     "SessionLost",
     "SessionReady",
+    "SessionRenewed",
     "TransportDown",
 ]
 
@@ -67,6 +73,14 @@ CLIENT_NAME = "mcp-troupe"
 MAX_CONSECUTIVE_BAD_FRAMES = 100
 # Ids of calls we gave up on, remembered so that their late responses are dropped quietly.
 RECENTLY_ABANDONED = 1024
+# A catalog listing restarts when its list_changed arrives mid-listing; a server that changes its list on
+# every page would keep us listing forever, so after this many restarts the listing fails instead.
+MAX_LISTING_RESTARTS = 10
+# Which cached catalogs each change notification invalidates (templates belong to the resources capability).
+CATALOGS_CHANGED_BY: Mapping[str, tuple[str, ...]] = {
+    proto.RESOURCES_LIST_CHANGED: (proto.RESOURCES_LIST, proto.RESOURCE_TEMPLATES_LIST),
+    proto.PROMPTS_LIST_CHANGED: (proto.PROMPTS_LIST,),
+}
 
 
 class Outbound(Protocol):
@@ -153,12 +167,31 @@ class SessionExpired:
 
 @dataclass(frozen=True, slots=True)
 class CallRequest:
-    """Send ``method`` with ``params``; complete ``reply_to`` with the raw result or an error."""
+    """Send ``method`` with ``params``; complete ``reply_to`` with the raw result or an error.
+
+    With a ``context`` (anything but ``None``), ``reply_to`` gets ``(raw result, context)`` instead: the
+    sender's own data travels with the answer, so whoever renders it needs no lookup of its own.
+    """
 
     method: str
     params: Mapping[str, Any] | None
     reply_to: Future[Any]
     timeout: float | None = None
+    context: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListAll:
+    """Complete ``reply_to`` with every item of the listing ``method``, all pages.
+
+    ``method`` is ``resources/list``, ``resources/templates/list`` or ``prompts/list``. The answer comes from
+    this session's cache when it has one; otherwise one listing runs, shared by every ``ListAll`` for the same
+    method that arrives before it ends. Errors: ``ConnectionLost``, ``CallTimedOut`` (one page),
+    ``RemoteError``, ``ProtocolError`` (a malformed page, a pagination loop).
+    """
+
+    method: str
+    reply_to: Future[list[dict[str, Any]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +228,7 @@ SessionMessage = (
     | RequestFailed
     | SessionExpired
     | CallRequest
+    | ListAll
     | CancelCall
     | Close
     | _CheckDeadlines
@@ -237,6 +271,14 @@ class SessionFailed:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionRenewed:
+    """An expired HTTP session was replaced by a new one (``session_id`` is the new id)."""
+
+    incarnation: int
+    session_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class SessionLost:
     """A ready connection died."""
 
@@ -257,6 +299,21 @@ class _Pending:
     on_result: Callable[[Mapping[str, Any]], None] | None = None
     on_error: Callable[[TroupeError], None] | None = None
     is_retried: bool = False
+    context: Any = None
+
+
+@dataclass(slots=True)
+class _CatalogListing:
+    """One on-demand listing in flight, with the callers waiting for it."""
+
+    guard: PageGuard
+    items: list[dict[str, Any]]
+    waiters: list[Future[list[dict[str, Any]]]]
+    restarts: int = 0
+    # A list_changed arrived meanwhile: the pages read so far may be stale; start again from the first.
+    is_dirty: bool = False
+    # HTTP session expiry dropped its continuation request: nothing is in flight until the new session.
+    is_stalled: bool = False
 
 
 def _complete(future: Future[Any], result: Any) -> None:
@@ -322,6 +379,9 @@ class SessionActor(pykka.ThreadingActor):
         self._listing_tools: list[ToolDefinition] = []
         self._listing_rejected: list[tuple[str, str]] = []
         self._is_catalog_dirty = False
+        # The other catalogs, listed on demand (ListAll): complete lists by method, and listings in flight.
+        self._catalog_cache: dict[str, tuple[dict[str, Any], ...]] = {}
+        self._catalog_listings: dict[str, _CatalogListing] = {}
 
     # ---- dispatch ----------------------------------------------------------------------------------------
 
@@ -333,6 +393,8 @@ class SessionActor(pykka.ThreadingActor):
                     self._on_frames(msg.frames)
             case CallRequest():
                 self._on_call(msg)
+            case ListAll():
+                self._on_list_all(msg)
             case _CheckDeadlines():
                 self._on_check_deadlines()
             case CancelCall():
@@ -486,6 +548,116 @@ class SessionActor(pykka.ThreadingActor):
         elif self._is_ready:
             self._start_listing()
 
+    # ---- on-demand catalogs: resources, resource templates, prompts -----------------------------------
+
+    def _on_list_all(self, msg: ListAll) -> None:
+        reply_to = msg.reply_to
+        if reply_to.done():  # the caller gave up before it reached us
+            return
+        method = msg.method
+        if method not in CATALOG_ITEM_KEYS:
+            # A caller's mistake, not the server's: no listing of that name exists.
+            _fail(reply_to, ValueError(f"{method!r} is not a listing ListAll pages through"))
+            return
+        if self._is_closed or not self._is_ready or self._outbound is None:
+            _fail(reply_to, ConnectionLost(self.server, "the session is not connected"))
+            return
+        cached = self._catalog_cache.get(method)
+        if cached is not None:
+            _complete(reply_to, list(cached))
+            return
+        listing = self._catalog_listings.get(method)
+        if listing is None:
+            listing = _CatalogListing(PageGuard(method), [], [])
+            self._catalog_listings[method] = listing
+            self._request_catalog_page(listing, None)
+        listing.waiters.append(reply_to)
+
+    def _request_catalog_page(self, listing: _CatalogListing, cursor: str | None) -> None:
+        self._send_request(
+            listing.guard.method,
+            proto.list_params(cursor),
+            self.call_timeout,
+            on_result=lambda result: self._on_catalog_page(listing, result),
+            on_error=lambda error: self._on_catalog_listing_failed(listing, error),
+        )
+
+    def _on_catalog_page(self, listing: _CatalogListing, result: Mapping[str, Any]) -> None:
+        method = listing.guard.method
+        if self._catalog_listings.get(method) is not listing:
+            return  # a listing that was failed or replaced meanwhile
+        try:
+            page = proto.parse_catalog_page(method, result)
+            listing.guard.count_page()
+            if listing.is_dirty:
+                # list_changed arrived while we were listing: what we have may mix old and new pages.
+                self._restart_catalog_listing(listing)
+                return
+            listing.items.extend(page.items)
+            if page.skipped:
+                log.warning(
+                    "server %s: %s page had %d entries that are not objects; skipped",
+                    self.server, method, page.skipped,
+                )  # fmt: skip
+            if page.next_cursor is not None:
+                listing.guard.follow(page.next_cursor)
+                self._request_catalog_page(listing, page.next_cursor)
+                return
+        except ProtocolError as exc:
+            self._on_catalog_listing_failed(listing, exc)
+            return
+        del self._catalog_listings[method]
+        items = tuple(listing.items)
+        self._catalog_cache[method] = items
+        for waiter in listing.waiters:
+            _complete(waiter, list(items))
+
+    def _restart_catalog_listing(self, listing: _CatalogListing) -> None:
+        method = listing.guard.method
+        listing.restarts += 1
+        if listing.restarts > MAX_LISTING_RESTARTS:
+            error = ProtocolError(
+                f"server {self.server!r}: {method} changed {listing.restarts} times while being listed"
+            )
+            self._on_catalog_listing_failed(listing, error)
+            return
+        listing.guard = PageGuard(method)
+        listing.items = []
+        listing.is_dirty = False
+        listing.is_stalled = False
+        self._request_catalog_page(listing, None)
+
+    def _on_catalog_listing_failed(self, listing: _CatalogListing, error: TroupeError) -> None:
+        method = listing.guard.method
+        if self._catalog_listings.get(method) is not listing:
+            return
+        if listing.is_dirty and isinstance(error, RemoteError):
+            # The list changed while this page was asked for (or the session was replaced): the server may
+            # have refused a cursor of the old list. What the waiters want is the new list.
+            self._restart_catalog_listing(listing)
+            return
+        del self._catalog_listings[method]
+        # Nothing is cached: the next ListAll tries again.
+        for waiter in listing.waiters:
+            _fail(waiter, error)
+
+    def _on_catalog_changed(self, methods: tuple[str, ...]) -> None:
+        for method in methods:
+            self._catalog_cache.pop(method, None)
+            listing = self._catalog_listings.get(method)
+            if listing is not None:
+                listing.is_dirty = True
+
+    def _on_catalogs_replaced(self) -> None:
+        """A new HTTP session replaced the old one: nothing cached or half-listed from the old one stands."""
+        self._catalog_cache.clear()
+        for listing in list(self._catalog_listings.values()):
+            if listing.is_stalled:
+                self._restart_catalog_listing(listing)
+            else:
+                # Its request is in flight (retried or answered by the old session): restart when it answers.
+                listing.is_dirty = True
+
     # ---- calls ------------------------------------------------------------------------------------------
 
     def _on_call(self, msg: CallRequest) -> None:
@@ -496,7 +668,9 @@ class SessionActor(pykka.ThreadingActor):
             _fail(reply_to, ConnectionLost(self.server, "the session is not connected"))
             return
         timeout = msg.timeout if msg.timeout is not None else self.call_timeout
-        request_id = self._send_request(msg.method, msg.params, timeout, reply_to=reply_to)
+        request_id = self._send_request(
+            msg.method, msg.params, timeout, reply_to=reply_to, context=msg.context
+        )
         self_ref = self.actor_ref
 
         def on_done(future: Future[Any]) -> None:
@@ -539,6 +713,7 @@ class SessionActor(pykka.ThreadingActor):
         reply_to: Future[Any] | None = None,
         on_result: Callable[[Mapping[str, Any]], None] | None = None,
         on_error: Callable[[TroupeError], None] | None = None,
+        context: Any = None,
     ) -> RequestId:
         request_id = self._next_id
         self._next_id += 1
@@ -546,7 +721,9 @@ class SessionActor(pykka.ThreadingActor):
         if timeout is not None:
             deadline = time.monotonic() + timeout
             self._arm_deadline(deadline, request_id)
-        self._pending[request_id] = _Pending(method, deadline, timeout, reply_to, on_result, on_error)
+        self._pending[request_id] = _Pending(
+            method, deadline, timeout, reply_to, on_result, on_error, context=context
+        )
         self._write(jsonrpc.encode_request(request_id, method, params), request_id)
         return request_id
 
@@ -613,7 +790,8 @@ class SessionActor(pykka.ThreadingActor):
                 if pending is None:
                     self._on_unknown_response(response_id)
                 elif pending.reply_to is not None:
-                    _complete(pending.reply_to, result)
+                    context = pending.context
+                    _complete(pending.reply_to, result if context is None else (result, context))
                 elif pending.on_result is not None:
                     pending.on_result(result)
             case ErrorResponse(id=response_id, error=error):
@@ -663,7 +841,11 @@ class SessionActor(pykka.ThreadingActor):
     def _on_notification(self, method: str) -> None:
         if method == proto.TOOLS_LIST_CHANGED:
             self._on_list_changed()
-        # Progress, logging, resource and prompt changes are not consumed by this layer; ignored quietly.
+            return
+        changed = CATALOGS_CHANGED_BY.get(method)
+        if changed is not None:
+            self._on_catalog_changed(changed)
+        # Progress, logging and resource updates are not consumed by this layer; ignored quietly.
 
     # ---- HTTP: per-request failures and session expiry ---------------------------------------------------
 
@@ -706,8 +888,12 @@ class SessionActor(pykka.ThreadingActor):
             if is_continuation:
                 # A cursor from a dead session means nothing to the new one: the listing restarts instead.
                 del self._pending[message.id]
-                self._listing = None
-                self._is_catalog_dirty = True
+                catalog_listing = self._catalog_listings.get(message.method)
+                if message.method == proto.TOOLS_LIST:
+                    self._listing = None
+                    self._is_catalog_dirty = True
+                elif catalog_listing is not None:
+                    catalog_listing.is_stalled = True
             elif pending.is_retried:
                 del self._pending[message.id]
                 error = ConnectionLost(self.server, "the session expired again after a retry")
@@ -749,10 +935,12 @@ class SessionActor(pykka.ThreadingActor):
         assert self._outbound is not None
         self._outbound.set_protocol_version(info.protocol_version)
         self._session_id = self._outbound.session_id
+        safe_tell(self.supervisor, SessionRenewed(self.incarnation, self._session_id))
         held, self._held = self._held or [], None
         self._notify(proto.INITIALIZED, None)
         for _request_id, frame in held:
             self._outbound.send(frame)
+        self._on_catalogs_replaced()
         # The new session may expose a different catalog; rediscover it (all pages).
         if info.has_tools:
             if self._listing is None:
@@ -813,6 +1001,11 @@ class SessionActor(pykka.ThreadingActor):
         for item in pending.values():
             if item.reply_to is not None:
                 _fail(item.reply_to, error)
+        # Catalog listings wait through callbacks, not reply_to: their callers are failed here too.
+        listings, self._catalog_listings = self._catalog_listings, {}
+        for listing in listings.values():
+            for waiter in listing.waiters:
+                _fail(waiter, error)
 
     def _on_transport_down(self, reason: str, stderr_tail: tuple[str, ...]) -> None:
         if self._is_closed:

@@ -30,6 +30,7 @@ from mcp_troupe.actors.session import (
     SessionFailed,
     SessionLost,
     SessionReady,
+    SessionRenewed,
 )
 from mcp_troupe.actors.transport import CloseTransport
 from mcp_troupe.config import ReconnectPolicy, ServerConfig
@@ -105,6 +106,7 @@ SupervisorMessage = (
     | CatalogChanged
     | SessionFailed
     | SessionLost
+    | SessionRenewed
 )
 
 
@@ -223,6 +225,10 @@ class ServerSupervisor(pykka.ThreadingActor):
                             f"no ready connection within connect_timeout ({timeout:g} s)",
                         )
                     )
+            case SessionRenewed():
+                if msg.incarnation == self.incarnation and self.state is ServerState.READY:
+                    self._session_id = msg.session_id
+                    self._publish_status()
             case SessionLost():
                 if msg.incarnation == self.incarnation and self.state is ServerState.READY:
                     self._on_lost(msg)

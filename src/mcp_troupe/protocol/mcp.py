@@ -15,23 +15,35 @@ from mcp_troupe.protocol.jsonrpc import RequestId
 
 __all__ = [
     "CANCELLED",
+    "CATALOG_ITEM_KEYS",
     "INITIALIZE",
     "INITIALIZED",
     "PING",
+    "PROMPTS_GET",
+    "PROMPTS_LIST",
+    "PROMPTS_LIST_CHANGED",
+    "RESOURCES_LIST",
+    "RESOURCES_LIST_CHANGED",
+    "RESOURCES_READ",
+    "RESOURCE_TEMPLATES_LIST",
     "TOOLS_CALL",
     "TOOLS_LIST",
     "TOOLS_LIST_CHANGED",
     "UNSUPPORTED_CLIENT_METHODS",
+    "CatalogPage",
     "InitializeResult",
     "PageGuard",
     "ToolDefinition",
     "ToolsPage",
     "call_tool_params",
     "cancelled_params",
+    "get_prompt_params",
     "initialize_params",
+    "parse_catalog_page",
     "parse_initialize_result",
     "parse_tool",
     "parse_tools_page",
+    "read_resource_params",
 ]
 
 INITIALIZE = "initialize"
@@ -45,6 +57,18 @@ LOG_MESSAGE = "notifications/message"
 TOOLS_LIST_CHANGED = "notifications/tools/list_changed"
 RESOURCES_LIST_CHANGED = "notifications/resources/list_changed"
 PROMPTS_LIST_CHANGED = "notifications/prompts/list_changed"
+RESOURCES_LIST = "resources/list"
+RESOURCE_TEMPLATES_LIST = "resources/templates/list"
+RESOURCES_READ = "resources/read"
+PROMPTS_LIST = "prompts/list"
+PROMPTS_GET = "prompts/get"
+
+CATALOG_ITEM_KEYS: Mapping[str, str] = {
+    RESOURCES_LIST: "resources",
+    RESOURCE_TEMPLATES_LIST: "resourceTemplates",
+    PROMPTS_LIST: "prompts",
+}
+"""The paginated listings other than ``tools/list``, each with the result key that holds its items."""
 
 # Server-to-client requests we deliberately do not support: we declare none of these capabilities, so the
 # server must not send them; if it does, it gets -32601 rather than silence (which would hang its tool call).
@@ -75,6 +99,10 @@ class InitializeResult:
     def has_tools(self) -> bool:
         """Whether the server declared the tools capability."""
         return isinstance(self.capabilities.get("tools"), dict)
+
+    def offers(self, capability: str) -> bool:
+        """Whether the server declared ``capability`` (``"resources"``, ``"prompts"``...) as an object."""
+        return isinstance(self.capabilities.get(capability), dict)
 
     def lists_changes(self, capability: str) -> bool:
         """Whether the server promised ``list_changed`` notifications for ``capability``."""
@@ -182,6 +210,35 @@ def parse_tools_page(result: Mapping[str, Any]) -> ToolsPage:
     return ToolsPage(tuple(tools), tuple(rejected), cursor)
 
 
+@dataclass(frozen=True, slots=True)
+class CatalogPage:
+    """One page of ``resources/list``, ``resources/templates/list`` or ``prompts/list``.
+
+    ``items`` keeps every entry that is a JSON object, as the server sent it; ``skipped`` counts the others.
+    """
+
+    items: tuple[dict[str, Any], ...]
+    skipped: int
+    next_cursor: str | None
+
+
+def parse_catalog_page(method: str, result: Mapping[str, Any]) -> CatalogPage:
+    """Parse one page of the listing ``method`` (a key of :data:`CATALOG_ITEM_KEYS`).
+
+    The entries are not checked field by field here: they are shown to the model as compact metadata, and a
+    field of the wrong type is simply left out then. Only the page's own shape can make it unusable.
+    """
+    key = CATALOG_ITEM_KEYS[method]
+    items = result.get(key)
+    if not isinstance(items, list):
+        raise ProtocolError(f"{method} result has no {key!r} array")
+    kept = tuple(item for item in items if isinstance(item, dict))
+    cursor = result.get("nextCursor")
+    if cursor is not None and not isinstance(cursor, str):
+        raise ProtocolError(f"{method} 'nextCursor' must be a string, got {cursor!r:.40}")
+    return CatalogPage(kept, len(items) - len(kept), cursor)
+
+
 class PageGuard:
     """Stop a paginated listing that would never end: a repeated cursor, or too many pages.
 
@@ -218,6 +275,19 @@ def list_params(cursor: str | None) -> dict[str, Any] | None:
 def call_tool_params(name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
     """Params of ``tools/call``."""
     return {"name": name, "arguments": dict(arguments) if arguments is not None else {}}
+
+
+def read_resource_params(uri: str) -> dict[str, Any]:
+    """Params of ``resources/read``."""
+    return {"uri": uri}
+
+
+def get_prompt_params(name: str, arguments: Mapping[str, str] | None) -> dict[str, Any]:
+    """Params of ``prompts/get`` (``arguments`` only when there are some)."""
+    params: dict[str, Any] = {"name": name}
+    if arguments:
+        params["arguments"] = dict(arguments)
+    return params
 
 
 def cancelled_params(request_id: RequestId, reason: str | None) -> dict[str, Any]:

@@ -1,0 +1,71 @@
+"""IoLoop: spawn, cancel and call_later, with sniffio importable (as in most real environments)."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+
+import anyio
+import pytest
+import sniffio
+
+from mcp_troupe.actors.loop import IoLoop
+
+
+@pytest.fixture
+def loop() -> object:
+    io_loop = IoLoop(name="test-io")
+    io_loop.start()
+    yield io_loop
+    io_loop.stop(timeout=5)
+
+
+@pytest.mark.timeout(15)
+def test_spawned_tasks_can_use_anyio_while_sniffio_is_installed(loop: IoLoop) -> None:
+    done: Future[str] = Future()
+
+    async def work() -> None:
+        # Cancel scopes and sleeps make anyio look up its backend, which fails outside a task when sniffio
+        # is importable: spawn must run the task inside the task group, from task context.
+        with anyio.CancelScope():
+            await anyio.sleep(0)
+        done.set_result(sniffio.current_async_library())
+
+    loop.spawn(work, name="uses anyio")
+    assert done.result(timeout=5) == "asyncio"
+
+
+@pytest.mark.timeout(15)
+def test_a_task_cancelled_before_it_starts_never_runs_and_one_cancelled_later_stops(loop: IoLoop) -> None:
+    started = threading.Event()
+    cancelled: Future[bool] = Future()
+
+    async def forever() -> None:
+        started.set()
+        try:
+            await anyio.sleep(3600)
+        except anyio.get_cancelled_exc_class():
+            cancelled.set_result(True)
+            raise
+
+    handle = loop.spawn(forever, name="forever")
+    assert started.wait(5)
+    handle.cancel()
+    assert cancelled.result(timeout=5) is True
+
+    ran = threading.Event()
+
+    async def never() -> None:
+        ran.set()
+
+    early = loop.spawn(never, name="never")
+    early.cancel()
+    loop.call_later(0.05, lambda: None)  # let the loop turn over
+    assert not ran.wait(0.3)
+
+
+@pytest.mark.timeout(15)
+def test_call_later_runs_on_the_loop_thread_after_the_delay(loop: IoLoop) -> None:
+    where: Future[str] = Future()
+    loop.call_later(0.05, lambda: where.set_result(threading.current_thread().name))
+    assert where.result(timeout=5) == "test-io"
