@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         stdio_server,
     )
     from mcp_troupe.errors import (
+        ApprovalRequired,
         AuthError,
         AuthorizationDenied,
         AuthRefused,
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
         RemoteError,
         ServerNotReady,
         ServerUnavailable,
+        ToolDenied,
         TroupeClosed,
         TroupeError,
         UnknownServer,
@@ -84,6 +86,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "ApprovalRequired",
     "AuthError",
     "AuthRefused",
     "AuthServerError",
@@ -113,6 +116,7 @@ __all__ = [
     "ServerState",
     "ServerStatus",
     "ServerUnavailable",
+    "ToolDenied",
     "ToolResult",
     "ToolSpec",
     "Troupe",

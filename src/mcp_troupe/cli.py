@@ -1,4 +1,5 @@
-"""The ``troupe`` command: check a configuration, list and call tools, show status, run the demo.
+"""The ``troupe`` command: check a configuration, list and call tools, read resources and prompts, show
+status, run the demo.
 
 It uses only the public face (DESIGN §4): :func:`load_config`, :class:`Troupe` and the value types. Every
 command prints a readable table by default and JSON with ``--json``, and exits with one of:
@@ -202,7 +203,26 @@ def _status_details(status: ServerStatus, indent: str) -> list[str]:
         details.extend(f"{indent}  {line}" for line in status.stderr_tail)
     for tool, reason in status.rejected.items():
         details.append(f"{indent}rejected tool {tool!r}: {reason}")
+    if status.auth is not None:
+        details.append(f"{indent}auth: {auth_text(status.auth, status.name)}")
     return details
+
+
+def auth_text(auth: Mapping[str, Any], server: str) -> str:
+    """One line about an OAuth login: ``valid until 2026-01-02 03:04 UTC, scopes read write`` (no secret)."""
+    state = str(auth.get("state") or "unknown")
+    parts = [state]
+    expires_at = auth.get("expires_at")
+    if isinstance(expires_at, int | float) and state in ("valid", "refreshable", "expired"):
+        moment = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(expires_at))
+        parts[0] = f"{state} until {moment}" if state == "valid" else f"{state} (expired {moment})"
+    scopes = auth.get("scopes") or []
+    parts.append(f"scopes {' '.join(scopes)}" if scopes else "no scopes")
+    if auth.get("issuer"):
+        parts.append(f"issuer {auth['issuer']}")
+    if state in ("needs_login", "logged_out", "expired"):
+        parts.append(f"run `troupe login {server}`")
+    return ", ".join(parts)
 
 
 def summary_line(statuses: Sequence[ServerStatus]) -> str:
@@ -357,11 +377,49 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"how long to wait for the tool's server to connect (default: {DEFAULT_WAIT:g})",
     )  # fmt: skip
 
+    resources = add(
+        "resources",
+        run_resources,
+        "list, read or list the templates of the servers' resources, as the model sees them (mcp_resources)",
+    )
+    resources.add_argument("action", choices=("list", "read", "templates"), help="what to do")
+    resources.add_argument(
+        "--server", metavar="NAME", help="the server (required when several offer resources)"
+    )
+    resources.add_argument("--uri", metavar="URI", help="with 'read': the resource to read")
+    resources.add_argument(
+        "--cursor", metavar="CURSOR", help="continue a listing where a previous one stopped"
+    )
+    _add_builtin_options(resources)
+
+    prompts = add(
+        "prompts", run_prompts, "list the servers' prompts or get one, as the model sees them (mcp_prompts)"
+    )
+    prompts.add_argument("action", choices=("list", "get"), help="what to do")
+    prompts.add_argument("--server", metavar="NAME", help="the server (required when several offer prompts)")
+    prompts.add_argument("--name", metavar="NAME", help="with 'get': the prompt")
+    prompts.add_argument(
+        "--args", dest="arguments", metavar="JSON",
+        help="with 'get': the prompt's arguments, a JSON object of strings: inline, @FILE, or - for stdin",
+    )  # fmt: skip
+    prompts.add_argument(
+        "--cursor", metavar="CURSOR", help="with 'list': continue where a previous one stopped"
+    )
+    _add_builtin_options(prompts)
+
     status = add("status", run_status, "show every server's state once; never fails on a failed server")
     status.add_argument(
         "--wait", type=_seconds, default=STATUS_WAIT, metavar="SECONDS",
         help=f"how long to let servers settle before the snapshot (default: {STATUS_WAIT:g})",
     )  # fmt: skip
+
+    login = add("login", run_login, "log in to an HTTP server with auth: oauth (browser, or paste the URL)")
+    login.add_argument("name", metavar="NAME", help="the server, as named in the config")
+    login.add_argument(
+        "--no-browser", action="store_true", help="print the URL and read back the address it redirects to"
+    )
+    logout = add("logout", run_logout, "delete a server's stored OAuth credentials (every issuer)")
+    logout.add_argument("name", metavar="NAME", help="the server")
 
     add("demo", run_demo, "a guided tour with the bundled demo server (needs no config file)")
 
@@ -382,6 +440,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--args", dest="arguments", metavar="JSON", help="with 'call': the arguments, as for 'troupe call'"
     )
     return parser
+
+
+def _add_builtin_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--timeout", type=_positive_seconds, metavar="SECONDS",
+        help="each request's timeout (default: the server's configured timeout)",
+    )  # fmt: skip
+    sub.add_argument(
+        "--wait", type=_seconds, default=DEFAULT_WAIT, metavar="SECONDS",
+        help=f"how long to wait for the servers to connect (default: {DEFAULT_WAIT:g})",
+    )  # fmt: skip
 
 
 # ---- running a troupe --------------------------------------------------------------------------------------
@@ -575,6 +644,47 @@ def run_status(args: argparse.Namespace) -> int:
     return _report_servers(args, wait=args.wait, strict=False)
 
 
+def run_login(args: argparse.Namespace) -> int:
+    """``troupe login NAME``: a fresh OAuth authorization, stored sealed for every later run to use."""
+    import asyncio
+
+    from mcp_troupe.actors.oauth import describe_auth, login
+    from mcp_troupe.credentials import CredentialStore
+
+    config = _load(args)
+    server = config.servers.get(args.name)
+    if server is None or server.transport != "http" or server.auth != "oauth":
+        known = sorted(name for name, item in config.servers.items() if item.auth == "oauth")
+        raise UsageError(
+            f"no HTTP server {args.name!r} with auth: oauth in {config.source} "
+            f"(those with it: {', '.join(known) or 'none'})"
+        )
+    store = CredentialStore()
+    # The URL and the paste prompt go to stderr: stdout stays the command's result (JSON with --json).
+    state = asyncio.run(
+        login(server, store=store, use_browser=not args.no_browser, input_stream=sys.stdin, output=sys.stderr)
+    )
+    info = describe_auth(state, now=time.time())
+    if getattr(args, "json", False):
+        _print_json({"server": server.name, "auth": info})
+    else:
+        print(f"logged in to {server.name}: {auth_text(info, server.name)}")
+    return EXIT_OK
+
+
+def run_logout(args: argparse.Namespace) -> int:
+    """``troupe logout NAME``: delete the server's stored credentials (not revoked at the server)."""
+    from mcp_troupe.actors.oauth import logout
+    from mcp_troupe.credentials import CredentialStore
+
+    deleted = logout(args.name, store=CredentialStore())
+    if getattr(args, "json", False):
+        _print_json({"server": args.name, "deleted": deleted})
+    else:
+        print(f"{args.name}: {'logged out' if deleted else 'no stored credentials'}")
+    return EXIT_OK
+
+
 def run_tools(args: argparse.Namespace) -> int:
     """``troupe tools``: the tool table (every ToolSpec field with ``--json``)."""
     config = _load(args)
@@ -615,6 +725,72 @@ def run_call(args: argparse.Namespace) -> int:
         _error(f"tool {args.tool!r} returned an error (isError: true)")
         return EXIT_FAILED
     return EXIT_OK
+
+
+# What each action of `troupe resources` / `troupe prompts` needs and takes: (required, allowed) options.
+_BUILTIN_OPTIONS: Final[Mapping[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    ("mcp_resources", "list"): ((), ("server", "cursor")),
+    ("mcp_resources", "read"): (("uri",), ("server", "uri")),
+    ("mcp_resources", "templates"): ((), ("server", "cursor")),
+    ("mcp_prompts", "list"): ((), ("server", "cursor")),
+    ("mcp_prompts", "get"): (("name",), ("server", "name", "arguments")),
+}
+
+
+def builtin_arguments(tool: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The built-in ``tool``'s arguments from the command line; :class:`UsageError` on a misplaced option.
+
+    Checked here, before anything starts, so that a typo costs nothing; the tool checks them again.
+    """
+    command = "resources" if tool == "mcp_resources" else "prompts"
+    required, allowed = _BUILTIN_OPTIONS[(tool, args.action)]
+    given = {
+        name: getattr(args, name)
+        for name in ("server", "uri", "name", "cursor", "arguments")
+        if getattr(args, name, None) is not None
+    }
+    for name in given:
+        if name not in allowed:
+            option = "--args" if name == "arguments" else f"--{name}"
+            raise UsageError(f"'troupe {command} {args.action}' does not take {option}")
+    for name in required:
+        if name not in given:
+            raise UsageError(f"'troupe {command} {args.action}' needs --{name}")
+    arguments: dict[str, Any] = {"action": args.action}
+    for name, value in given.items():
+        arguments[name] = parse_arguments_json(value) if name == "arguments" else value
+    if "arguments" in arguments:
+        bad = [key for key, value in arguments["arguments"].items() if not isinstance(value, str)]
+        if bad:
+            raise UsageError(f"--args: prompt arguments are strings; not so for {', '.join(map(repr, bad))}")
+    return arguments
+
+
+def _run_builtin(args: argparse.Namespace, tool: str) -> int:
+    """Call a built-in tool through ``Troupe.call``, so the output is exactly what the model would read."""
+    arguments = builtin_arguments(tool, args)
+    config = _load(args)
+    with _running(config) as troupe:
+        troupe.wait_ready(timeout=args.wait)
+        result = troupe.call(tool, arguments, timeout=args.timeout)
+    if getattr(args, "json", False):
+        _print_json(result_json(result))
+    else:
+        print(result.text)
+    if result.is_error:
+        _error(f"{tool} action={args.action} returned an error (isError: true)")
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def run_resources(args: argparse.Namespace) -> int:
+    """``troupe resources list|read|templates``: the mcp_resources tool, from a shell."""
+    return _run_builtin(args, "mcp_resources")
+
+
+def run_prompts(args: argparse.Namespace) -> int:
+    """``troupe prompts list|get``: the mcp_prompts tool, from a shell."""
+    return _run_builtin(args, "mcp_prompts")
 
 
 # The tour's calls: (tool, arguments, what the reader should notice).
@@ -731,7 +907,10 @@ def main(argv: list[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_usage(sys.stderr)
-        _error("a command is required (check, tools, call, status, run, ctl, demo)")
+        _error(
+            "a command is required "
+            "(check, tools, call, resources, prompts, status, run, ctl, login, logout, demo)"
+        )
         return EXIT_USAGE
     configure_logging(getattr(args, "verbose", 0))
     try:

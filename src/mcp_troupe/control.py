@@ -33,9 +33,9 @@ from typing import Any
 import pykka
 
 from mcp_troupe.actors.loop import IoLoop
-from mcp_troupe.actors.registry import CallTool, GetStatus, Restart, Start, Stop
+from mcp_troupe.actors.registry import CallTool, GetStatus, Restart, Start, Stop, render_reply
+from mcp_troupe.config import DEFAULT_MAX_OUTPUT_CHARS
 from mcp_troupe.errors import TroupeError
-from mcp_troupe.protocol.content import render_call_result
 from mcp_troupe.types import ServerState, ServerStatus
 
 __all__ = [
@@ -104,10 +104,18 @@ def status_from_json(document: Mapping[str, Any]) -> ServerStatus:
 class ControlServer:
     """Serve control requests for one troupe on ``path``."""
 
-    def __init__(self, *, registry: pykka.ActorRef[Any], loop: IoLoop, path: Path) -> None:
+    def __init__(
+        self,
+        *,
+        registry: pykka.ActorRef[Any],
+        loop: IoLoop,
+        path: Path,
+        max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
+    ) -> None:
         self.registry = registry
         self.loop = loop
         self.path = path
+        self.max_output_chars = max_output_chars
         self._server: asyncio.AbstractServer | None = None
         self._starting: asyncio.Future[None] | None = None
 
@@ -228,8 +236,8 @@ class ControlServer:
         if not isinstance(arguments, dict):
             return {"ok": False, "error": "'arguments' must be a JSON object"}
         # The session enforces the server's call timeout; this wait only guards against a lost reply.
-        raw = await self._ask(lambda f: CallTool(tool, arguments, f), timeout=3600.0)
-        result = render_call_result(raw)
+        reply = await self._ask(lambda f: CallTool(tool, arguments, f), timeout=3600.0)
+        result = render_reply(reply, max_chars=self.max_output_chars, registry=self.registry)
         return {"ok": True, "result": {"text": result.text, "is_error": result.is_error}}
 
     async def _ask(self, make: Callable[[Future[Any]], object], timeout: float = 10.0) -> Any:

@@ -19,7 +19,9 @@ they happen, with ``raise Mapped(...) from exc``.
     │   ├── CallTimedOut            no answer within the call's timeout (the server was sent a cancel)
     │   ├── CallCancelled           the agent cancelled the call (the server was sent a cancel)
     │   ├── RemoteError             the server answered with a JSON-RPC error
-    │   └── HttpError               the server answered the call's HTTP request with an error status
+    │   ├── HttpError               the server answered the call's HTTP request with an error status
+    │   └── ToolDenied              policy refused the call (profile, approval mode, quarantine, a "no")
+    │       └── ApprovalRequired    the call needs a human's approval and no approver is installed
     ├── AuthError                   OAuth for an HTTP server failed (never shows a token, code or secret)
     │   ├── NeedsLogin              an interactive login is needed (`troupe login NAME`)
     │   ├── AuthRefused             a security rule refused to go on (names the rule)
@@ -42,6 +44,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "ApprovalRequired",
     "AuthError",
     "AuthRefused",
     "AuthServerError",
@@ -65,6 +68,7 @@ __all__ = [
     "RemoteError",
     "ServerNotReady",
     "ServerUnavailable",
+    "ToolDenied",
     "TroupeClosed",
     "TroupeError",
     "UnknownServer",
@@ -377,6 +381,20 @@ class AuthUnreachable(AuthError):
 
 class CredentialStoreError(AuthError):
     """The credential store cannot be used: a tampered or foreign file, a wrong key, a bad owner or mode."""
+
+
+class ToolDenied(CallError):
+    """Policy refused the call: the profile's allow list, the approval mode, a quarantined (changed)
+    definition, or a human who said no. ``reason`` says which, and how to change it."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+        super().__init__(f"call to {name!r} denied: {reason}")
+
+
+class ApprovalRequired(ToolDenied):
+    """The call needs a human's approval, and no approver is installed (a non-interactive process)."""
 
 
 class UnknownServer(TroupeError):

@@ -3,6 +3,9 @@
 It talks to the actors only by messages (DESIGN §1): every method sends a command with a ``reply_to`` future
 and waits on that future with a timeout. ``acall`` awaits the future through ``asyncio.wrap_future``, so the
 caller's event loop is never blocked, and cancelling the awaiting task cancels the call on the server.
+
+Results are rendered here, on the caller's thread: the output budget (``tools.mcp.max_output_chars``) cuts a
+longer text, and its whole text goes to the registry's result store, readable as ``troupe://results/<id>``.
 """
 
 from __future__ import annotations
@@ -35,10 +38,10 @@ from mcp_troupe.actors.registry import (
     Start,
     Stop,
     WhenSettled,
+    render_reply,
 )
 from mcp_troupe.config import TroupeConfig
 from mcp_troupe.errors import TroupeClosed
-from mcp_troupe.protocol.content import render_call_result
 from mcp_troupe.types import ServerStatus, ToolResult, ToolSpec, TroupeEvent
 
 __all__ = ["CallHandle", "Troupe"]
@@ -67,10 +70,10 @@ class CallHandle:
     def result(self, timeout: float | None = None) -> ToolResult:
         """Wait for the result; raise the call's error (``CallTimedOut``, ``ConnectionLost``, ...)."""
         try:
-            raw = self._future.result(self._wait if timeout is None else timeout)
+            reply = self._future.result(self._wait if timeout is None else timeout)
         except FutureTimeout:
             raise TimeoutError(f"no result for {self.name!r} yet") from None
-        return render_call_result(raw)
+        return self._troupe._render(reply)
 
     def done(self) -> bool:
         """Whether the call has finished (in any way)."""
@@ -186,6 +189,9 @@ class Troupe:
         except pykka.ActorDeadError:
             raise TroupeClosed("the troupe is stopped") from None
 
+    def _render(self, reply: Any) -> ToolResult:
+        return render_reply(reply, max_chars=self.config.max_output_chars, registry=self._registry)
+
     def _ask(self, make: Any, timeout: float) -> Any:
         future: Future[Any] = Future()
         self._tell(make(future))
@@ -246,8 +252,8 @@ class Troupe:
         """
         future: Future[Any] = Future()
         self._tell(CallTool(name, arguments, future, timeout))
-        raw = await asyncio.wrap_future(future)
-        return render_call_result(raw)
+        reply = await asyncio.wrap_future(future)
+        return self._render(reply)
 
     def status(self) -> list[ServerStatus]:
         """Every server's state, attempts, last error, pid, tool count, in configuration order."""
@@ -280,7 +286,10 @@ class Troupe:
         if self._control is not None:
             return Path(self._control.path)
         server = ControlServer(
-            registry=registry, loop=runtime.loop, path=Path(path) if path else default_socket_path()
+            registry=registry,
+            loop=runtime.loop,
+            path=Path(path) if path else default_socket_path(),
+            max_output_chars=self.config.max_output_chars,
         )
         server.start()
         self._control = server

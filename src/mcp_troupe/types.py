@@ -41,11 +41,19 @@ class ServerState(enum.StrEnum):
     FAILED = "failed"
     STOPPED = "stopped"
     SKIPPED = "skipped"
+    NEEDS_LOGIN = "needs_login"
+    """The server wants an OAuth login and this process cannot ask for one: ``troupe login NAME``."""
 
     @property
     def is_settled(self) -> bool:
         """Whether ``wait_ready`` stops waiting for a server in this state."""
-        return self in (ServerState.READY, ServerState.FAILED, ServerState.STOPPED, ServerState.SKIPPED)
+        return self in (
+            ServerState.READY,
+            ServerState.FAILED,
+            ServerState.STOPPED,
+            ServerState.SKIPPED,
+            ServerState.NEEDS_LOGIN,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +84,18 @@ class ToolResult:
 
     ``text`` is what the model reads (every content block rendered); ``raw`` is the server's
     ``CallToolResult`` untouched; ``structured`` is its ``structuredContent`` when there was one.
+
+    A text longer than the output budget (``tools.mcp.max_output_chars``) is cut and ends with a marker; then
+    ``full_text`` holds all of it and ``result_uri`` is the ``troupe://results/<id>`` resource where the model
+    can read it (``mcp_resources action=read``). Both are ``None`` when nothing was cut.
     """
 
     text: str
     is_error: bool = False
     raw: Mapping[str, Any] = field(default_factory=dict)
     structured: Any = None
+    full_text: str | None = field(default=None, repr=False)
+    result_uri: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +117,8 @@ class ServerStatus:
     rejected: Mapping[str, str] = field(default_factory=dict)
     ready_since: float | None = None
     """``time.monotonic()`` when the current incarnation became ready."""
+    auth: Mapping[str, Any] | None = None
+    """For ``auth: oauth``: the login's ``state``, ``issuer``, ``expires_at``, ``scopes`` … never a secret."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,10 +58,16 @@ def test_a_task_cancelled_before_it_starts_never_runs_and_one_cancelled_later_st
     async def never() -> None:
         ran.set()
 
+    # Hold the loop (in a test only) so the spawn below cannot start before it is cancelled.
+    gate = threading.Event()
+    loop.post(gate.wait, 5)
     early = loop.spawn(never, name="never")
     early.cancel()
-    loop.call_later(0.05, lambda: None)  # let the loop turn over
-    assert not ran.wait(0.3)
+    gate.set()
+    turned: Future[None] = Future()
+    loop.call_later(0.05, lambda: turned.set_result(None))
+    turned.result(timeout=5)
+    assert not ran.is_set()
 
 
 @pytest.mark.timeout(15)

@@ -5,7 +5,10 @@ select them with ``pytest -m interop``, leave them out with ``pytest -m "not int
 ``servers/`` as plain scripts, each runnable on its own (``python tests/interop/servers/sdk_tools.py``):
 
 - ``sdk_tools.py``: the official SDK's high-level ``MCPServer`` with ``add``, ``echo``, ``greet``, ``fail``,
-  ``slow``, one resource and one prompt.
+  ``slow``, one resource, one resource template and one prompt.
+- ``sdk_resources.py``: the SDK's low-level ``Server`` with paged resources, templates and prompts (some
+  poisoned, one forging an assistant turn), tools returning every content type, and tools that change the
+  lists and notify.
 - ``sdk_paged.py``: the SDK's low-level ``Server`` paging ``tools/list`` (``--tools N --page-size K``).
 - ``sdk_version.py``: a raw stdlib server answering ``initialize`` with ``--version V`` (the SDK cannot).
 

@@ -81,7 +81,10 @@ def test_demo_json_is_one_document_with_the_calls_and_their_results(tmp_path: Pa
     assert completed.returncode == 0, completed.stderr
     document = json.loads(completed.stdout)
     assert document["server"]["state"] == "ready"
-    assert len(document["tools"]) == DEMO_TOOL_COUNT
+    names = [tool["name"] for tool in document["tools"]]
+    # The demo's own tools, then the built-ins that reach its resources and prompts.
+    assert len(names) == DEMO_TOOL_COUNT + 2
+    assert names[-2:] == ["mcp_resources", "mcp_prompts"]
     results = {call["tool"]: call["result"] for call in document["calls"]}
     assert results["mcp__demo__echo"]["text"] == "hello from troupe"
     assert results["mcp__demo__add"]["structured"] == {"sum": 5}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -80,7 +81,10 @@ def test_a_resource_link_shows_its_uri_name_and_mime_type() -> None:
 
     text = render_block(block)
 
-    assert text == "[resource link: uri=file:///project/README.md, name=README.md, mimeType=text/markdown]"
+    assert text == (
+        "[resource link: uri=file:///project/README.md, name=README.md, mimeType=text/markdown; "
+        "readable with mcp_resources action=read]"
+    )
 
 
 def test_an_embedded_text_resource_is_shown_inline() -> None:
@@ -198,3 +202,142 @@ def test_rendering_never_crashes_on_arbitrary_results(result: dict[str, Any]) ->
 
     assert isinstance(rendered.text, str)
     assert rendered.raw is result
+
+
+# ---- structuredContent against the tool's outputSchema -----------------------------------------------------
+
+TEMPERATURE = {"type": "object", "properties": {"celsius": {"type": "number"}}, "required": ["celsius"]}
+
+
+def test_structured_content_that_matches_the_output_schema_adds_nothing() -> None:
+    raw = {"content": [{"type": "text", "text": "21.5"}], "structuredContent": {"celsius": 21.5}}
+
+    assert render_call_result(raw, output_schema=TEMPERATURE).text == "21.5"
+
+
+def test_a_mismatch_with_the_output_schema_is_reported_on_its_own_line() -> None:
+    raw = {"content": [{"type": "text", "text": "warm"}], "structuredContent": {"celsius": "warm"}}
+
+    result = render_call_result(raw, output_schema=TEMPERATURE)
+
+    assert result.text == (
+        "warm\nstructuredContent does not match the tool's outputSchema: 'warm' is not of type 'number' "
+        "(at structuredContent['celsius'])"
+    )
+    assert result.is_error is False  # reported, not turned into a failure: the model decides what it means
+    assert result.structured == {"celsius": "warm"}
+
+
+def test_a_missing_property_is_reported_at_the_root() -> None:
+    result = render_call_result({"content": [], "structuredContent": {}}, output_schema=TEMPERATURE)
+
+    assert result.text == (
+        "{}\nstructuredContent does not match the tool's outputSchema: 'celsius' is a required property"
+    )
+
+
+def test_a_tool_with_an_output_schema_that_sent_no_structured_content_is_reported() -> None:
+    result = render_call_result({"content": [{"type": "text", "text": "21.5"}]}, output_schema=TEMPERATURE)
+
+    assert result.text == "21.5\nthe tool declares an outputSchema but sent no structuredContent"
+
+
+def test_an_error_result_is_not_checked_against_the_output_schema() -> None:
+    raw = {"content": [{"type": "text", "text": "no sensor"}], "isError": True}
+
+    assert render_call_result(raw, output_schema=TEMPERATURE).text == "no sensor"
+
+
+def test_an_output_schema_that_is_not_json_schema_is_reported_not_raised() -> None:
+    raw = {"content": [], "structuredContent": {"celsius": 1}}
+
+    result = render_call_result(raw, output_schema={"type": "object", "properties": {"celsius": {"type": 5}}})
+
+    assert result.text.splitlines()[-1].startswith("the tool's outputSchema is not a valid JSON Schema: ")
+
+
+def test_a_remote_reference_is_never_fetched_and_is_reported() -> None:
+    schema = {"$ref": "https://example.invalid/schema.json"}
+
+    result = render_call_result({"content": [], "structuredContent": {"a": 1}}, output_schema=schema)
+
+    assert "structuredContent could not be checked against the tool's outputSchema" in result.text
+
+
+def test_the_validator_is_built_once_per_schema_object(mocker: Any) -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    built = mocker.spy(jsonschema.validators, "validator_for")
+    for value in (1, 2, "three"):
+        render_call_result({"content": [], "structuredContent": {"n": value}}, output_schema=schema)
+
+    # jsonschema calls validator_for internally too (for meta-schemas); only our schema's calls count here.
+    assert len([call for call in built.call_args_list if call.args and call.args[0] is schema]) == 1
+
+
+# ---- the output budget -------------------------------------------------------------------------------------
+
+
+def new_uri() -> str:
+    return "troupe://results/abc"
+
+
+def test_a_text_within_the_budget_is_untouched_and_stores_nothing() -> None:
+    calls: list[str] = []
+
+    def uri() -> str:
+        calls.append("called")
+        return "troupe://results/never"
+
+    result = render_call_result(
+        {"content": [{"type": "text", "text": "x" * 1000}]}, max_chars=1000, new_result_uri=uri
+    )
+
+    assert (len(result.text), result.full_text, result.result_uri, calls) == (1000, None, None, [])
+
+
+def test_a_text_over_the_budget_is_cut_with_a_marker_saying_where_the_rest_is() -> None:
+    full = "".join(str(index % 10) for index in range(5000))
+
+    result = render_call_result(
+        {"content": [{"type": "text", "text": full}]}, max_chars=1000, new_result_uri=new_uri
+    )
+
+    shown = result.text.index("\n")
+    assert len(result.text) <= 1000
+    assert result.text == (
+        f"{full[:shown]}\n[truncated: showing {shown} of 5000 characters; "
+        "full text: mcp_resources action=read uri=troupe://results/abc]"
+    )
+    assert (result.full_text, result.result_uri) == (full, "troupe://results/abc")
+
+
+def test_a_schema_mismatch_survives_the_cut() -> None:
+    raw = {"content": [{"type": "text", "text": "y" * 5000}], "structuredContent": {"celsius": "hot"}}
+
+    result = render_call_result(raw, max_chars=1000, output_schema=TEMPERATURE, new_result_uri=new_uri)
+
+    lines = result.text.splitlines()
+    assert len(result.text) <= 1000
+    assert lines[-2].startswith("structuredContent does not match the tool's outputSchema")
+    assert lines[-1].startswith("[truncated: showing ")
+    assert result.full_text is not None and result.full_text.endswith(lines[-2])
+
+
+def test_a_budget_without_a_place_for_the_rest_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="new_result_uri"):
+        render_call_result({"content": [{"type": "text", "text": "z" * 2000}]}, max_chars=1000)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=3000), st.integers(min_value=1000, max_value=2500))
+def test_a_cut_text_never_exceeds_the_budget_and_starts_like_the_whole(text: str, budget: int) -> None:
+    result = render_call_result(
+        {"content": [{"type": "text", "text": text}]}, max_chars=budget, new_result_uri=new_uri
+    )
+
+    assert len(result.text) <= budget
+    if result.full_text is None:
+        assert result.text == text
+    else:
+        assert result.full_text == text
+        assert text.startswith(result.text[: result.text.rindex("\n[truncated: ")])

@@ -6,12 +6,21 @@ Policy is re-applied to the whole table every time any server's catalog arrives 
 called
 (DESIGN §2 rule 8). Recomputing is cheap (names only); it is what makes "both sides of a collision are
 rejected" hold across servers and come undone when one side leaves.
+
+The built-in tools ``mcp_resources`` and ``mcp_prompts`` (:mod:`mcp_troupe.builtin_tools`) are listed beside
+the MCP tools once a server has offered resources or prompts, and stay listed across that server's reconnects.
+A call to one becomes a task on the I/O loop, given a snapshot of the servers, that asks their sessions and
+completes the caller's ``reply_to``; this actor never waits for it. The registry also keeps the store of cut
+tool outputs (``troupe://results/<id>``, told by the facade with ``StoreResult``), which ``mcp_resources``
+reads.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
@@ -31,8 +40,17 @@ from mcp_troupe.actors.supervisor import (
     StatusChanged,
     StopServer,
 )
+from mcp_troupe.builtin_tools import (
+    BUILTIN_NAMES,
+    BUILTIN_SERVER,
+    BUILTIN_TOOLS,
+    BuiltinCall,
+    ServerView,
+    serve,
+)
 from mcp_troupe.config import ServerConfig, TroupeConfig
 from mcp_troupe.errors import (
+    CallCancelled,
     ConnectionLost,
     ServerNotReady,
     TroupeClosed,
@@ -43,8 +61,9 @@ from mcp_troupe.errors import (
 from mcp_troupe.policy.names import assign_names
 from mcp_troupe.policy.trust import effective_risk
 from mcp_troupe.protocol import mcp as proto
+from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
-from mcp_troupe.types import ServerState, ServerStatus, ToolSpec
+from mcp_troupe.types import ServerState, ServerStatus, ToolResult, ToolSpec
 
 __all__ = [
     "CallTool",
@@ -56,11 +75,22 @@ __all__ = [
     "Shutdown",
     "Start",
     "Stop",
+    "StoreResult",
     "WhenSettled",
+    "new_result_uri",
+    "render_reply",
+    "split_call_reply",
 ]
 
 log = logging.getLogger("mcp_troupe.registry")
 _COUNTER_LOCK = threading.Lock()
+
+RESULTS_MAX_ENTRIES = 64
+"""Cut tool outputs kept for ``mcp_resources`` (the oldest go first)."""
+RESULTS_MAX_CHARS = 32 * 1024 * 1024
+"""Characters kept in all, across the stored outputs; one larger output is itself cut to this."""
+# The capabilities a server's handshake may offer that the built-in tools reach.
+_BUILTIN_CAPABILITIES = frozenset(tool.capability for tool in BUILTIN_TOOLS.values())
 
 
 # ---- commands from the facade ------------------------------------------------------------------------------
@@ -68,7 +98,11 @@ _COUNTER_LOCK = threading.Lock()
 
 @dataclass(frozen=True, slots=True)
 class CallTool:
-    """Call the tool with qualified ``name``; ``reply_to`` gets the raw ``CallToolResult`` or an error."""
+    """Call the tool with qualified ``name``; ``reply_to`` gets the raw ``CallToolResult`` or an error.
+
+    For an MCP tool the reply is ``(raw, (output_schema, server))``; for a built-in tool it is the raw
+    result alone. :func:`split_call_reply` reads both; :func:`render_reply` turns either into a ToolResult.
+    """
 
     name: str
     arguments: Mapping[str, Any] | None
@@ -132,6 +166,14 @@ class Start:
 
 
 @dataclass(frozen=True, slots=True)
+class StoreResult:
+    """Keep the whole ``text`` of a tool output that was cut, as the resource ``uri`` (troupe://results/...)."""
+
+    uri: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Shutdown:
     """Unregister every tool, then stop every server; ``reply_to`` completes once all transports closed."""
 
@@ -148,6 +190,7 @@ RegistryMessage = (
     | Stop
     | Start
     | Shutdown
+    | StoreResult
     | StatusChanged
     | ServerUp
     | ServerCatalog
@@ -177,7 +220,9 @@ class RegistryActor(pykka.ThreadingActor):
         super().__init__()
         self.config = config
         self.runtime = runtime
-        self.reserved_names = tuple(reserved_names)
+        # The built-in tools' names are reserved too: a server tool called mcp_resources is rejected as a
+        # would-be shadow, like one named after any of the agent's own tools.
+        self.reserved_names = tuple(dict.fromkeys((*reserved_names, *sorted(BUILTIN_NAMES))))
         self._supervisor_factory = supervisor_factory or ServerSupervisor.start
         self._supervisors: dict[str, pykka.ActorRef[Any]] = {}
         self._statuses: dict[str, ServerStatus] = {}
@@ -191,6 +236,12 @@ class RegistryActor(pykka.ThreadingActor):
         self._rejected_names: dict[str, str] = {}
         self._settle_waiters: list[Future[None]] = []
         self._is_shut_down = False
+        # Server → the built-in capabilities ("resources", "prompts") of its last handshake. Kept while the
+        # server reconnects, so the built-in tools stay listed (not ready) instead of coming and going.
+        self._offers: dict[str, frozenset[str]] = {}
+        # troupe://results/<id> → the whole text of a cut tool output, oldest first.
+        self._results: OrderedDict[str, str] = OrderedDict()
+        self._results_chars = 0
 
     def on_start(self) -> None:
         for name, server in self.config.servers.items():
@@ -233,6 +284,10 @@ class RegistryActor(pykka.ThreadingActor):
             case CallTool():
                 self._on_call(msg)
             case CancelToolCall():
+                if msg.name in BUILTIN_NAMES:
+                    # Failing the future cancels the built-in's task, which cancels its request in flight.
+                    _fail(msg.reply_to, CallCancelled(BUILTIN_SERVER, None, msg.name))
+                    return
                 route = self._routes.get(msg.name)
                 session = self._sessions.get(route.server) if route is not None else None
                 if session is not None:
@@ -262,12 +317,18 @@ class RegistryActor(pykka.ThreadingActor):
                 self._on_operator(msg)
             case Shutdown():
                 self._on_shutdown(msg.reply_to)
+            case StoreResult():
+                if not self._is_shut_down:
+                    self._store_result(msg.uri, msg.text)
             case _:
                 assert_never(msg)
 
     # ---- the call path -------------------------------------------------------------------------------------
 
     def _on_call(self, msg: CallTool) -> None:
+        if msg.name in BUILTIN_NAMES:
+            self._on_builtin_call(msg)
+            return
         route = self._routes.get(msg.name)
         if route is None:
             _fail(msg.reply_to, self._unknown_tool(msg.name))
@@ -283,9 +344,71 @@ class RegistryActor(pykka.ThreadingActor):
             proto.call_tool_params(route.original_name, msg.arguments),
             msg.reply_to,
             msg.timeout,
+            # Travels with the answer, so the facade validates structuredContent without asking us.
+            context=(self._table[msg.name].output_schema, route.server),
         )
         if not safe_tell(session[1], request):
             _fail(msg.reply_to, ConnectionLost(route.server, "the session ended"))
+
+    def _on_builtin_call(self, msg: CallTool) -> None:
+        if self._is_shut_down:
+            _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
+            return
+        stored: dict[str, str] = {}
+        uri = (msg.arguments or {}).get("uri")
+        if isinstance(uri, str) and uri.startswith(RESULTS_URI_PREFIX) and uri in self._results:
+            stored[uri] = self._results[uri]
+            self._results.move_to_end(uri)
+        call = BuiltinCall(
+            tool=msg.name,
+            arguments=msg.arguments,
+            servers=self._server_views(),
+            max_chars=self.config.max_output_chars,
+            timeout=msg.timeout,
+            stored=stored,
+        )
+        try:
+            handle = self.runtime.loop.spawn(serve, call, msg.reply_to, name=f"builtin {msg.name}")
+        except TroupeClosed as exc:
+            _fail(msg.reply_to, exc)
+            return
+        # A caller that gives up (cancels, or is told CallCancelled) ends the task and its request in flight.
+        msg.reply_to.add_done_callback(lambda _future: handle.cancel())
+
+    def _server_views(self) -> tuple[ServerView, ...]:
+        """An immutable snapshot of every configured server, for one built-in call."""
+        views = []
+        for name, server in self.config.servers.items():
+            status = self._statuses.get(name)
+            session = self._sessions.get(name)
+            views.append(
+                ServerView(
+                    name=name,
+                    state=str(status.state) if status is not None else "unknown",
+                    offers=self._offers.get(name, frozenset()),
+                    is_trusted=server.trust_level == "trusted",
+                    session=session[1] if session is not None else None,
+                    timeout=server.timeout,
+                )
+            )
+        return tuple(views)
+
+    def _store_result(self, uri: str, text: str) -> None:
+        if len(text) > RESULTS_MAX_CHARS:
+            text = (
+                f"{text[:RESULTS_MAX_CHARS]}\n[the stored text was cut at {RESULTS_MAX_CHARS} of {len(text)} "
+                "characters: the result store's limit]"
+            )
+        previous = self._results.pop(uri, None)
+        if previous is not None:
+            self._results_chars -= len(previous)
+        self._results[uri] = text
+        self._results_chars += len(text)
+        while len(self._results) > RESULTS_MAX_ENTRIES or (
+            self._results_chars > RESULTS_MAX_CHARS and len(self._results) > 1
+        ):
+            _uri, evicted = self._results.popitem(last=False)
+            self._results_chars -= len(evicted)
 
     def _unknown_tool(self, name: str) -> TroupeError:
         if self._is_shut_down:
@@ -303,6 +426,10 @@ class RegistryActor(pykka.ThreadingActor):
         self._incarnations[msg.server] = msg.incarnation
         self._sessions[msg.server] = (msg.incarnation, msg.session)
         self._catalogs[msg.server] = msg.catalog
+        if msg.info is not None:
+            self._offers[msg.server] = frozenset(
+                capability for capability in _BUILTIN_CAPABILITIES if msg.info.offers(capability)
+            )
         self._rebuild()
 
     def _on_server_down(self, msg: ServerDown) -> None:
@@ -311,6 +438,8 @@ class RegistryActor(pykka.ThreadingActor):
         current = self._sessions.get(msg.server)
         if current is not None and current[0] <= msg.incarnation:
             del self._sessions[msg.server]
+        if msg.unregister:
+            self._offers.pop(msg.server, None)
         if msg.unregister and msg.server in self._catalogs:
             del self._catalogs[msg.server]
             self._rebuild()
@@ -363,7 +492,27 @@ class RegistryActor(pykka.ThreadingActor):
             if ready_only and not is_ready:
                 continue
             result.append(spec if is_ready else replace(spec, ready=False))
+        result.extend(self._builtin_specs(ready_only))
         return result
+
+    def _builtin_specs(self, ready_only: bool) -> list[ToolSpec]:
+        """The built-in tools that have something to reach: a server that offered their capability.
+
+        ``mcp_resources`` is also listed while a stored result exists, since a cut output points the model at
+        it. A built-in is ready when a server offering its capability is connected (or, for mcp_resources,
+        when there is a stored result to read).
+        """
+        specs = []
+        for tool in BUILTIN_TOOLS.values():
+            offering = [server for server, offers in self._offers.items() if tool.capability in offers]
+            has_results = tool.capability == "resources" and bool(self._results)
+            if not offering and not has_results:
+                continue
+            is_ready = has_results or any(server in self._sessions for server in offering)
+            if ready_only and not is_ready:
+                continue
+            specs.append(tool.ready_spec(is_ready))
+        return specs
 
     def _status_list(self) -> list[ServerStatus]:
         counts: dict[str, int] = {}
@@ -411,6 +560,9 @@ class RegistryActor(pykka.ThreadingActor):
         # Unregister every MCP tool first, so after this point the model sees none.
         self._is_shut_down = True
         self._table, self._routes, self._sessions, self._catalogs = {}, {}, {}, {}
+        self._offers = {}
+        self._results.clear()
+        self._results_chars = 0
         futures = []
         for ref in self._supervisors.values():
             done: Future[None] = Future()
@@ -446,3 +598,35 @@ def _complete_when_all(futures: list[Future[None]], reply_to: Future[None]) -> N
 
     for future in futures:
         future.add_done_callback(on_done)
+
+
+def split_call_reply(reply: Any) -> tuple[Mapping[str, Any], Mapping[str, Any] | None, str | None]:
+    """Read the answer to a :class:`CallTool`: ``(raw result, the tool's outputSchema, its server)``.
+
+    An MCP tool's answer carries the context the registry attached (``(raw, (output_schema, server))``); a
+    built-in tool's is the raw result alone.
+    """
+    if type(reply) is tuple:
+        raw, (output_schema, server) = reply
+        return raw, output_schema, server
+    return reply, None, None
+
+
+def render_reply(reply: Any, *, max_chars: int, registry: pykka.ActorRef[Any] | None) -> ToolResult:
+    """Turn the answer to a :class:`CallTool` into a :class:`ToolResult`, on the caller's thread.
+
+    The output budget applies (``max_chars``); the whole text of a cut result is told to ``registry`` as a
+    :class:`StoreResult`, so that ``mcp_resources action=read uri=troupe://results/<id>`` can serve it.
+    """
+    raw, output_schema, _server = split_call_reply(reply)
+    result = render_call_result(
+        raw, max_chars=max_chars, output_schema=output_schema, new_result_uri=new_result_uri
+    )
+    if result.full_text is not None and result.result_uri is not None and registry is not None:
+        safe_tell(registry, StoreResult(result.result_uri, result.full_text))
+    return result
+
+
+def new_result_uri() -> str:
+    """A fresh ``troupe://results/<id>`` URI (random, so one troupe's URIs tell nothing about another's)."""
+    return f"{RESULTS_URI_PREFIX}{secrets.token_hex(8)}"

@@ -161,6 +161,9 @@ class _StdioConnection(asyncio.SubprocessProtocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.SubprocessTransport)
+        # Set here, not only after subprocess_exec returns: a process that exits at once can have
+        # process_exited called before the awaiting coroutine resumes.
+        self.process = transport
         stdin = transport.get_pipe_transport(0)
         assert isinstance(stdin, asyncio.WriteTransport)
         self.stdin = stdin

@@ -10,8 +10,9 @@ Run it as ``python tests/interop/servers/sdk_tools.py``. Its tools cover the sha
   hides its message (``Error executing tool fail``) and logs a traceback.
 - ``slow(seconds) -> str``: sleeps first, for timeouts and cancellation.
 
-It also serves one resource (``resource://troupe/readme``) and one prompt (``review``) for the issues that
-cover resources and prompts.
+It also serves one resource (``resource://troupe/readme``), one resource template
+(``resource://troupe/greeting/{name}``) and one prompt (``review``) for the issues that cover resources and
+prompts.
 """
 
 from __future__ import annotations
@@ -59,6 +60,12 @@ async def slow(seconds: float) -> str:
 def readme() -> str:
     """A fixed text resource."""
     return "mcp-troupe interop: this text comes from an SDK resource."
+
+
+@server.resource("resource://troupe/greeting/{name}", name="greeting", mime_type="text/plain")
+def greeting(name: str) -> str:
+    """A greeting for the name in the URI."""
+    return f"Hello, {name}, from an SDK resource template."
 
 
 @server.prompt()
