@@ -46,6 +46,7 @@ from mcp_troupe import (
     load_config,
     stdio_server,
 )
+from mcp_troupe.approval import ApprovalRequest, Approver, approve_all
 from mcp_troupe.control import ControlClient, default_socket_path, status_from_json, status_to_json
 
 __all__ = ["main"]
@@ -372,6 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=_positive_seconds, metavar="SECONDS",
         help="the call's timeout (default: the server's configured timeout)",
     )  # fmt: skip
+    call.add_argument("--yes", action="store_true", help=YES_HELP)
     call.add_argument(
         "--wait", type=_seconds, default=DEFAULT_WAIT, metavar="SECONDS",
         help=f"how long to wait for the tool's server to connect (default: {DEFAULT_WAIT:g})",
@@ -429,6 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--no-view", action="store_true", help="log events as lines instead of redrawing a table"
     )
+    run.add_argument("--yes", action="store_true", help=YES_HELP)
 
     ctl = add("ctl", run_ctl, "act on a running manager (troupe run) through its control socket")
     ctl.add_argument("action", choices=("status", "restart", "stop", "start", "call"), help="what to do")
@@ -457,8 +460,8 @@ def _add_builtin_options(sub: argparse.ArgumentParser) -> None:
 
 
 @contextlib.contextmanager
-def _running(config: TroupeConfig) -> Iterator[Troupe]:
-    troupe = Troupe(config)
+def _running(config: TroupeConfig, approver: Approver | None = None) -> Iterator[Troupe]:
+    troupe = Troupe(config, approver=approver)
     try:
         troupe.start()
         yield troupe
@@ -563,7 +566,7 @@ def run_manager(args: argparse.Namespace) -> int:
     # SIGTERM (a service manager stopping us) ends the run like Ctrl-C: through the same clean stop.
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        with _running(config) as troupe:
+        with _running(config, approve_all if args.yes else None) as troupe:
             path = troupe.serve_control(socket_path)
             print(f"troupe: managing {len(config.servers)} servers from {config.source}", flush=True)
             print(f"troupe: control socket {path} (try: troupe ctl status --socket {path})", flush=True)
@@ -708,7 +711,7 @@ def run_call(args: argparse.Namespace) -> int:
     """``troupe call TOOL``: call one tool; exit 1 if it raised or returned a tool error."""
     arguments = parse_arguments_json(args.arguments)  # before starting anything: a typo costs nothing
     config = _load(args)
-    with _running(config) as troupe:
+    with _running(config, _approver(args)) as troupe:
         _wait_for_tool(troupe, args.tool, args.wait)
         try:
             result = troupe.call(args.tool, arguments, timeout=args.timeout)
@@ -811,10 +814,36 @@ DEMO_CALLS: Final[tuple[tuple[str, dict[str, Any], str], ...]] = (
 
 
 def demo_config() -> TroupeConfig:
-    """One stdio server: the bundled demo, run by this Python."""
-    return TroupeConfig(
-        servers={"demo": stdio_server("demo", sys.executable, "-m", "mcp_troupe.demo")}, source="<demo>"
+    """One stdio server: the bundled demo, run by this Python.
+
+    It is ``trusted``: it ships with mcp-troupe, so its read-only hints are believed and the tour's calls
+    need no approval (an untrusted server's tools would each ask first; see docs/security.md).
+    """
+    demo = dataclasses.replace(
+        stdio_server("demo", sys.executable, "-m", "mcp_troupe.demo"), trust_level="trusted"
     )
+    return TroupeConfig(servers={"demo": demo}, source="<demo>")
+
+
+YES_HELP = "approve every call that needs approval, without asking (for scripts; each approval is logged)"
+
+
+def _approver(args: argparse.Namespace) -> Approver | None:
+    """``--yes``: approve all; on a terminal: ask there; otherwise none (such calls fail, saying why)."""
+    if getattr(args, "yes", False):
+        return approve_all
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        return _ask_on_terminal
+    return None
+
+
+def _ask_on_terminal(request: ApprovalRequest) -> bool:
+    """Show the tool, both risk views and the arguments on stderr; read y/N from the terminal."""
+    sys.stderr.write(f"troupe: approval needed for\n{request.describe()}\n")
+    sys.stderr.write("run it? [y/N] ")
+    sys.stderr.flush()
+    answer = sys.stdin.readline().strip().lower()
+    return answer in ("y", "yes")
 
 
 def _server_line(status: ServerStatus) -> str:

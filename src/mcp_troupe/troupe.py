@@ -40,6 +40,7 @@ from mcp_troupe.actors.registry import (
     WhenSettled,
     render_reply,
 )
+from mcp_troupe.approval import Approver
 from mcp_troupe.config import TroupeConfig
 from mcp_troupe.errors import TroupeClosed
 from mcp_troupe.types import ServerStatus, ToolResult, ToolSpec, TroupeEvent
@@ -54,6 +55,8 @@ T = TypeVar("T")
 CONTROL_TIMEOUT = 10.0
 # The session enforces each call's timeout; the facade waits this much longer as a last-resort guard.
 CALL_WAIT_MARGIN = 30.0
+# A call may wait for a human's approval before it is even sent; the facade waits that much longer for it.
+APPROVAL_WAIT = 600.0
 
 
 class CallHandle:
@@ -99,11 +102,17 @@ class Troupe:
     Args:
         config: the loaded configuration (see :func:`mcp_troupe.load_config`).
         builtin_tools: the agent's own tool names; a server tool that would shadow one is rejected.
+        approver: asked before calls that need a human's yes (``permissions.approval.mode: ask``): a
+            callable taking an :class:`~mcp_troupe.approval.ApprovalRequest` and returning ``True`` or
+            ``False`` (or an awaitable of it). Without one, such calls fail with ``ApprovalRequired``.
     """
 
-    def __init__(self, config: TroupeConfig, *, builtin_tools: Iterable[str] = ()) -> None:
+    def __init__(
+        self, config: TroupeConfig, *, builtin_tools: Iterable[str] = (), approver: Approver | None = None
+    ) -> None:
         self.config = config
         self.builtin_tools = tuple(builtin_tools)
+        self.approver = approver
         self._runtime: Runtime | None = None
         self._registry: pykka.ActorRef[Any] | None = None
         self._lock = threading.Lock()
@@ -126,7 +135,10 @@ class Troupe:
             runtime = Runtime(loop)
             try:
                 registry = RegistryActor.start(
-                    config=self.config, runtime=runtime, reserved_names=self.builtin_tools
+                    config=self.config,
+                    runtime=runtime,
+                    reserved_names=self.builtin_tools,
+                    approver=self.approver,
                 )
             except BaseException:
                 loop.stop()
@@ -230,6 +242,8 @@ class Troupe:
         future: Future[Any] = Future()
         self._tell(CallTool(name, arguments, future, timeout))
         wait = (timeout if timeout is not None else self._longest_call) + CALL_WAIT_MARGIN
+        if self.approver is not None and self.config.approval_mode == "ask":
+            wait += APPROVAL_WAIT
         return CallHandle(self, name, future, wait)
 
     def call(

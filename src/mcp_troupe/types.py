@@ -76,6 +76,11 @@ class ToolSpec:
     risk: Risk = Risk.EXEC
     capabilities: tuple[str, ...] = ("mcp.call",)
     ready: bool = True
+    is_quarantined: bool = False
+    """The definition changed since it was approved (a possible rug pull): listed, not callable until
+    approved again."""
+    warnings: tuple[str, ...] = ()
+    """Policy findings that did not reject the tool (``mcpSecurityPolicy: warn``, or a trusted server)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,7 @@ class RegistryUnderTest:
     def __init__(self, runtime: Runtime, servers: Sequence[str]) -> None:
         self.runtime = runtime
         self.config = TroupeConfig(
+            approval_mode="auto",  # approval has its own tests (tests/faults/test_policy.py)
             servers={name: stdio_server(name, "unused-command") for name in servers},
             reconnect=ReconnectPolicy(),
         )

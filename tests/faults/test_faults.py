@@ -55,7 +55,11 @@ def demo(name: str, *flags: str, timeout: float = 30.0, connect_timeout: float =
 
 @contextmanager
 def troupe_of(*servers: ServerConfig, reconnect: ReconnectPolicy = FAST_RECONNECT) -> Iterator[Troupe]:
-    config = TroupeConfig(servers={server.name: server for server in servers}, reconnect=reconnect)
+    config = TroupeConfig(
+        approval_mode="auto",  # approval has its own tests (tests/faults/test_policy.py)
+        servers={server.name: server for server in servers},
+        reconnect=reconnect,
+    )
     with Troupe(config) as troupe:
         yield troupe
 

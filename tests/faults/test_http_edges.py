@@ -361,7 +361,12 @@ def http_troupe(
         connect_timeout=5,
         max_frame_bytes=max_frame_bytes,
     )
-    config = TroupeConfig(servers={"edge": server}, reconnect=reconnect, network_policy=network_policy)  # type: ignore[arg-type]
+    config = TroupeConfig(
+        approval_mode="auto",  # approval has its own tests (tests/faults/test_policy.py)
+        servers={"edge": server},
+        reconnect=reconnect,
+        network_policy=network_policy,
+    )  # type: ignore[arg-type]
     with Troupe(config) as troupe:
         yield troupe
 

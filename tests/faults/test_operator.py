@@ -29,6 +29,7 @@ def troupe(*args: str) -> subprocess.CompletedProcess[str]:
 def write_config(tmp_path: Path) -> Path:
     config = tmp_path / "troupe.yaml"
     config.write_text(
+        "permissions: {approval: {mode: auto}}\n"
         "tools:\n"
         "  mcp:\n"
         "    reconnect: {initial_delay: 0.1, max_delay: 0.5, max_attempts: 3}\n"

@@ -44,6 +44,7 @@ INSIDE_PRIVATE_NETWORK = "MCP_TROUPE_TEST_INSIDE_PRIVATE_NETWORK"
 def running(server: ServerConfig) -> Iterator[Troupe]:
     """Run a troupe of the one ``server``, which does not retry a failed connect, until it has settled."""
     config = TroupeConfig(
+        approval_mode="auto",  # approval has its own tests (tests/faults/test_policy.py)
         servers={server.name: server},
         network_policy="allow",
         reconnect=ReconnectPolicy(initial_delay=0.1, max_delay=0.5, max_attempts=0),

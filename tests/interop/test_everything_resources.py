@@ -53,6 +53,7 @@ def everything_server() -> tuple[ServerConfig, Path]:
 def running(server: ServerConfig) -> Iterator[Troupe]:
     """Run a troupe of the one ``server``, which does not retry a failed connect, until it is ready."""
     config = TroupeConfig(
+        approval_mode="auto",  # approval has its own tests (tests/faults/test_policy.py)
         servers={server.name: server},
         reconnect=ReconnectPolicy(initial_delay=0.1, max_delay=0.5, max_attempts=0),
     )

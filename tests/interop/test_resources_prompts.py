@@ -54,6 +54,7 @@ def sdk_server(name: str, script: Path, *args: str, trusted: bool = False) -> Se
 def running(*servers: ServerConfig, max_output_chars: int = 100_000) -> Iterator[Troupe]:
     """Run a troupe of ``servers`` that does not retry a failed connect; every one must become ready."""
     config = TroupeConfig(
+        approval_mode="auto",  # approval has its own tests (tests/faults/test_policy.py)
         servers={server.name: server for server in servers},
         reconnect=ReconnectPolicy(initial_delay=0.1, max_delay=0.5, max_attempts=0),
         max_output_chars=max_output_chars,

@@ -136,6 +136,7 @@ def servers() -> Iterator[SdkServers]:
 @contextmanager
 def connected(url: str, *, name: str = "sdk", timeout: float = 30.0) -> Iterator[Troupe]:
     config = TroupeConfig(
+        approval_mode="auto",  # approval has its own tests (tests/faults/test_policy.py)
         servers={name: ServerConfig(name=name, url=url, timeout=timeout, connect_timeout=15)},
         reconnect=ReconnectPolicy(initial_delay=0.1, max_delay=0.5, max_attempts=0),
         network_policy="allow",

@@ -29,6 +29,7 @@ PID_LINE = re.compile(r"\bpid (\d+)\b")
 def running(name: str, python: str, script: Path, *args: str) -> Iterator[Troupe]:
     """Run a troupe of one stdio server, ``python script *args``, that does not retry a failed connect."""
     config = TroupeConfig(
+        approval_mode="auto",  # approval has its own tests (tests/faults/test_policy.py)
         servers={name: stdio_server(name, python, str(script), *args)},
         reconnect=ReconnectPolicy(initial_delay=0.1, max_delay=0.5, max_attempts=0),
     )

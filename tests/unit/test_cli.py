@@ -42,15 +42,27 @@ def run_troupe(
     return completed
 
 
-def write_config(directory: Path, servers: dict[str, list[str]], *, max_attempts: int | None = None) -> Path:
-    """Write a troupe.yaml whose servers run this Python with the given arguments (JSON is valid YAML)."""
+def write_config(
+    directory: Path,
+    servers: dict[str, list[str]],
+    *,
+    max_attempts: int | None = None,
+    approval: str | None = "auto",
+) -> Path:
+    """Write a troupe.yaml whose servers run this Python with the given arguments (JSON is valid YAML).
+
+    ``approval`` is permissions.approval.mode: auto unless a test is about approval itself.
+    """
     section: dict[str, Any] = {
         "mcp_servers": {name: {"command": sys.executable, "args": args} for name, args in servers.items()}
     }
     if max_attempts is not None:
         section["mcp"] = {"reconnect": {"max_attempts": max_attempts}}
+    document: dict[str, Any] = {"tools": section}
+    if approval is not None:
+        document["permissions"] = {"approval": {"mode": approval}}
     path = directory / "troupe.yaml"
-    path.write_text(json.dumps({"tools": section}, indent=2), encoding="utf-8")
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
     return path
 
 
@@ -294,3 +306,21 @@ def test_arguments_come_from_a_file_when_prefixed_with_at(tmp_path: Path) -> Non
     assert parse_arguments_json(None) == {}
     with pytest.raises(UsageError, match="cannot read"):
         parse_arguments_json(f"@{tmp_path / 'missing.json'}")
+
+
+# ---- approval ------------------------------------------------------------------------------------------------
+
+
+def test_call_of_an_exec_tool_without_a_terminal_fails_saying_how_to_approve(tmp_path: Path) -> None:
+    config = write_config(tmp_path, {"demo": ["-m", "mcp_troupe.demo"]}, approval=None)  # the default: ask
+
+    refused = run_troupe(
+        "call", "mcp__demo__echo", "--args", '{"text": "x"}', "-c", str(config), cwd=tmp_path
+    )
+    approved = run_troupe(
+        "call", "mcp__demo__echo", "--args", '{"text": "ok"}', "--yes", "-c", str(config), cwd=tmp_path
+    )
+
+    assert refused.returncode == 1
+    assert "needs approval" in refused.stderr and "--yes" in refused.stderr
+    assert (approved.returncode, approved.stdout.strip()) == (0, "ok")

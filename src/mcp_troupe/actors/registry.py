@@ -40,6 +40,7 @@ from mcp_troupe.actors.supervisor import (
     StatusChanged,
     StopServer,
 )
+from mcp_troupe.approval import ApprovalRequest, Approver, ask
 from mcp_troupe.builtin_tools import (
     BUILTIN_NAMES,
     BUILTIN_SERVER,
@@ -50,20 +51,24 @@ from mcp_troupe.builtin_tools import (
 )
 from mcp_troupe.config import ServerConfig, TroupeConfig
 from mcp_troupe.errors import (
+    ApprovalRequired,
     CallCancelled,
     ConnectionLost,
     ServerNotReady,
+    ToolDenied,
     TroupeClosed,
     TroupeError,
     UnknownServer,
     UnknownTool,
 )
+from mcp_troupe.policy.catalog import ToolVerdict, evaluate_tool
+from mcp_troupe.policy.fingerprint import ApprovalBook
+from mcp_troupe.policy.gate import decide
 from mcp_troupe.policy.names import assign_names
-from mcp_troupe.policy.trust import effective_risk
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
-from mcp_troupe.types import ServerState, ServerStatus, ToolResult, ToolSpec
+from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolResult, ToolSpec
 
 __all__ = [
     "CallTool",
@@ -180,6 +185,17 @@ class Shutdown:
     reply_to: Future[None] = field(default_factory=Future)
 
 
+@dataclass(frozen=True, slots=True)
+class _ApprovalDecided:
+    """The approver answered for ``call`` (loop task → registry)."""
+
+    call: CallTool
+    fingerprint: str
+    is_approved: bool
+    why: str
+    remember: bool
+
+
 RegistryMessage = (
     CallTool
     | CancelToolCall
@@ -195,6 +211,7 @@ RegistryMessage = (
     | ServerUp
     | ServerCatalog
     | ServerDown
+    | _ApprovalDecided
 )
 
 
@@ -202,6 +219,7 @@ RegistryMessage = (
 class _Route:
     server: str
     original_name: str
+    fingerprint: str = ""
 
 
 class RegistryActor(pykka.ThreadingActor):
@@ -216,8 +234,14 @@ class RegistryActor(pykka.ThreadingActor):
         runtime: Runtime,
         reserved_names: Sequence[str] = (),
         supervisor_factory: Callable[..., pykka.ActorRef[Any]] | None = None,
+        approver: Approver | None = None,
     ) -> None:
         super().__init__()
+        self.approver = approver
+        # Approved definitions, by fingerprint, for the life of the process (rug-pull detection).
+        self._approvals = ApprovalBook()
+        # Per server: the catalog the verdicts were computed for, and each tool's verdict by name.
+        self._verdicts: dict[str, tuple[ServerCatalog, dict[str, ToolVerdict]]] = {}
         self.config = config
         self.runtime = runtime
         # The built-in tools' names are reserved too: a server tool called mcp_resources is rejected as a
@@ -317,6 +341,8 @@ class RegistryActor(pykka.ThreadingActor):
                 self._on_operator(msg)
             case Shutdown():
                 self._on_shutdown(msg.reply_to)
+            case _ApprovalDecided():
+                self._on_approval_decided(msg)
             case StoreResult():
                 if not self._is_shut_down:
                     self._store_result(msg.uri, msg.text)
@@ -339,6 +365,10 @@ class RegistryActor(pykka.ThreadingActor):
             state = str(status.state) if status is not None else "unknown"
             _fail(msg.reply_to, ServerNotReady(route.server, state, status.last_error if status else None))
             return
+        if self._is_allowed(msg, route):
+            self._forward(msg, route, session[1])
+
+    def _forward(self, msg: CallTool, route: _Route, session: pykka.ActorRef[Any]) -> None:
         request = CallRequest(
             proto.TOOLS_CALL,
             proto.call_tool_params(route.original_name, msg.arguments),
@@ -347,12 +377,118 @@ class RegistryActor(pykka.ThreadingActor):
             # Travels with the answer, so the facade validates structuredContent without asking us.
             context=(self._table[msg.name].output_schema, route.server),
         )
-        if not safe_tell(session[1], request):
+        if not safe_tell(session, request):
             _fail(msg.reply_to, ConnectionLost(route.server, "the session ended"))
+
+    # ---- the gate and approval -------------------------------------------------------------------------
+
+    def _is_allowed(self, msg: CallTool, route: _Route) -> bool:
+        """Apply the capability gate and the approval mode; False when the call was refused or is waiting."""
+        spec = self._table[msg.name]
+        status = self._approvals.status(route.server, route.original_name, route.fingerprint)
+        decision = decide(
+            tool_name=spec.name,
+            capabilities=spec.capabilities,
+            risk=spec.risk,
+            profile=self.config.profile,
+            allow=self.config.allow,
+            mode=self.config.approval_mode,
+            approved_before=status == "approved",
+        )
+        if not decision.allowed:
+            _fail(msg.reply_to, ToolDenied(spec.name, decision.reason))
+            return False
+        if not decision.needs_approval:
+            if self.config.approval_mode == "auto" and spec.risk > Risk.READ_ONLY:
+                # Pinned even when no human looked: a later change of definition is still logged as one.
+                self._approvals.approve(route.server, route.original_name, route.fingerprint)
+            return True
+        is_changed = status == "changed"
+        reason = decision.reason
+        if is_changed:
+            reason = "its definition CHANGED since it was approved (a possible rug pull); " + reason
+        if self.approver is None:
+            _fail(
+                msg.reply_to,
+                ApprovalRequired(
+                    spec.name,
+                    f"{reason}, and no approver is installed: pass approver= to Troupe (troupe call: answer"
+                    " the prompt or use --yes), or set permissions.approval.mode",
+                ),
+            )
+            return False
+        request = ApprovalRequest(
+            tool=spec.name,
+            server=route.server,
+            original_name=route.original_name,
+            description=spec.description,
+            arguments=dict(msg.arguments or {}),
+            risk=spec.risk,
+            declared=dict(spec.annotations),
+            trust_level=self.config.servers[route.server].trust_level,
+            reason=reason,
+            is_changed=is_changed,
+        )
+        self.runtime.loop.spawn(
+            self._ask_approver,
+            request,
+            msg,
+            route.fingerprint,
+            decision.remember,
+            name=f"approve {spec.name}",
+        )
+        return False
+
+    async def _ask_approver(
+        self, request: ApprovalRequest, call: CallTool, fingerprint: str, remember: bool
+    ) -> None:
+        assert self.approver is not None
+        is_approved, why = await ask(self.approver, request)
+        safe_tell(self.actor_ref, _ApprovalDecided(call, fingerprint, is_approved, why, remember))
+
+    def _on_approval_decided(self, msg: _ApprovalDecided) -> None:
+        call = msg.call
+        if call.reply_to.done():  # the caller gave up while the human was thinking
+            return
+        if not msg.is_approved:
+            _fail(call.reply_to, ToolDenied(call.name, msg.why))
+            return
+        route = self._routes.get(call.name)
+        if route is None or route.fingerprint != msg.fingerprint:
+            # Approved what the human saw, not what the tool is now: never forward across a change.
+            _fail(
+                call.reply_to,
+                ToolDenied(call.name, "the tool changed while approval was pending; call it again"),
+            )
+            return
+        if msg.remember:
+            self._approvals.approve(route.server, route.original_name, route.fingerprint)
+            self._rebuild()  # lifts a quarantine
+        log.info("call to %s approved (%s)", call.name, msg.why)
+        session = self._sessions.get(route.server)
+        if session is None:
+            status = self._statuses.get(route.server)
+            state = str(status.state) if status is not None else "unknown"
+            _fail(call.reply_to, ServerNotReady(route.server, state, status.last_error if status else None))
+            return
+        self._forward(call, route, session[1])
 
     def _on_builtin_call(self, msg: CallTool) -> None:
         if self._is_shut_down:
             _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
+            return
+        builtin = BUILTIN_TOOLS[msg.name].spec
+        decision = decide(
+            tool_name=builtin.name,
+            capabilities=builtin.capabilities,
+            risk=builtin.risk,
+            profile=self.config.profile,
+            allow=self.config.allow,
+            mode=self.config.approval_mode,
+            approved_before=True,
+        )
+        if not decision.allowed:  # public_gateway / daemon without the built-in in tools.allow
+            _fail(msg.reply_to, ToolDenied(msg.name, decision.reason))
             return
         stored: dict[str, str] = {}
         uri = (msg.arguments or {}).get("uri")
@@ -444,25 +580,56 @@ class RegistryActor(pykka.ThreadingActor):
             del self._catalogs[msg.server]
             self._rebuild()
 
+    def _tool_verdicts(self, server: str, catalog: ServerCatalog) -> dict[str, ToolVerdict]:
+        """Policy's verdict on each tool of ``catalog``, computed once per catalog that arrives."""
+        cached = self._verdicts.get(server)
+        if cached is not None and cached[0] is catalog:
+            return cached[1]
+        config = self.config.servers[server]
+        verdicts: dict[str, ToolVerdict] = {}
+        for tool in catalog.tools:
+            verdict = evaluate_tool(
+                tool,
+                trust=config.trust_level,
+                include=config.tools_include,
+                exclude=config.tools_exclude,
+                security_policy=self.config.security_policy,
+            )
+            verdicts.setdefault(tool.name, verdict)
+            if verdict.rejected is not None:
+                log.warning("server %s: tool %r rejected: %s", server, tool.name, verdict.rejected)
+            for warning in verdict.warnings:
+                log.warning("server %s: tool %r registered despite: %s", server, tool.name, warning)
+        self._verdicts[server] = (catalog, verdicts)
+        return verdicts
+
     def _rebuild(self) -> None:
         """Re-apply policy to every catalog and swap the table in one step."""
         definitions: dict[tuple[str, str], ToolDefinition] = {}
         batches: dict[str, list[str]] = {}
+        policy: dict[tuple[str, str], ToolVerdict] = {}
+        rejected: dict[str, dict[str, str]] = {}
+        for server, catalog in self._catalogs.items():
+            rejected[server] = dict(catalog.rejected)
         for server in self.config.servers:
-            catalog = self._catalogs.get(server)
-            if catalog is None:
+            received = self._catalogs.get(server)
+            if received is None:
                 continue
+            tool_verdicts = self._tool_verdicts(server, received)
             names = batches.setdefault(server, [])
-            for tool in catalog.tools:
+            for tool in received.tools:
+                tool_verdict = tool_verdicts[tool.name]
+                if tool_verdict.rejected is not None:
+                    # Rejected tools take no part in naming: a filtered-out tool must not knock out its twin.
+                    rejected[server][tool.name] = tool_verdict.rejected
+                    continue
                 names.append(tool.name)
                 definitions.setdefault((server, tool.name), tool)
+                policy.setdefault((server, tool.name), tool_verdict)
         verdicts = assign_names(batches, reserved=self.reserved_names)
         table: dict[str, ToolSpec] = {}
         routes: dict[str, _Route] = {}
-        rejected: dict[str, dict[str, str]] = {}
         rejected_names: dict[str, str] = {}
-        for server, catalog in self._catalogs.items():
-            rejected[server] = dict(catalog.rejected)
         for (server, tool_name), verdict in verdicts.items():
             if verdict.rejected_reason is not None:
                 rejected.setdefault(server, {})[tool_name] = verdict.rejected_reason
@@ -470,6 +637,13 @@ class RegistryActor(pykka.ThreadingActor):
                 log.warning("server %s: tool %r rejected: %s", server, tool_name, verdict.rejected_reason)
                 continue
             tool = definitions[(server, tool_name)]
+            tool_policy = policy[(server, tool_name)]
+            is_quarantined = self._approvals.status(server, tool.name, tool_policy.fingerprint) == "changed"
+            if is_quarantined:
+                log.warning(
+                    "server %s: tool %r changed since it was approved; quarantined until approved again",
+                    server, tool.name,
+                )  # fmt: skip
             table[verdict.qualified] = ToolSpec(
                 name=verdict.qualified,
                 original_name=tool.name,
@@ -479,9 +653,11 @@ class RegistryActor(pykka.ThreadingActor):
                 title=tool.title,
                 output_schema=tool.output_schema,
                 annotations=tool.annotations,
-                risk=effective_risk(tool.annotations, self.config.servers[server].trust_level),
+                risk=tool_policy.risk,
+                is_quarantined=is_quarantined,
+                warnings=tool_policy.warnings,
             )
-            routes[verdict.qualified] = _Route(server, tool.name)
+            routes[verdict.qualified] = _Route(server, tool.name, tool_policy.fingerprint)
         self._table, self._routes, self._rejected = table, routes, rejected
         self._rejected_names = rejected_names
 
