@@ -44,13 +44,15 @@ import json
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, InvalidStateError
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, TypeVar
 
 import anyio.to_thread
 import pykka
 
+from mcp_troupe._futures import complete as _complete
+from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.loop import safe_tell
 from mcp_troupe.actors.session import CallRequest, ListAll
 from mcp_troupe.errors import ConnectionLost, RemoteError, TroupeClosed, TroupeError
@@ -769,19 +771,3 @@ async def _ask(server: ServerView, make: Callable[[Future[Any]], object], guard:
         return await asyncio.wait_for(asyncio.wrap_future(future), guard)
     except TimeoutError:
         raise ConnectionLost(server.name, f"the session did not answer within {guard:g} s") from None
-
-
-def _complete(future: Future[Any], result: Any) -> None:
-    if not future.done():
-        try:
-            future.set_result(result)
-        except InvalidStateError:
-            pass
-
-
-def _fail(future: Future[Any], error: BaseException) -> None:
-    if not future.done():
-        try:
-            future.set_exception(error)
-        except InvalidStateError:
-            pass

@@ -28,6 +28,7 @@ from typing import Any, assert_never
 
 import pykka
 
+from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import CallRequest, CancelCall
 from mcp_troupe.actors.supervisor import (
@@ -748,14 +749,6 @@ class RegistryActor(pykka.ThreadingActor):
         for waiter in self._settle_waiters:
             _fail(waiter, TroupeClosed("the troupe was stopped"))
         self._settle_waiters = []
-
-
-def _fail(future: Future[Any], error: BaseException) -> None:
-    if not future.done():
-        try:
-            future.set_exception(error)
-        except Exception:
-            pass
 
 
 def _complete_when_all(futures: list[Future[None]], reply_to: Future[None]) -> None:

@@ -19,12 +19,14 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, InvalidStateError
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Protocol, assert_never
 
 import pykka
 
+from mcp_troupe._futures import complete as _complete
+from mcp_troupe._futures import fail as _fail
 from mcp_troupe._version import __version__
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.transport import Open
@@ -314,23 +316,6 @@ class _CatalogListing:
     is_dirty: bool = False
     # HTTP session expiry dropped its continuation request: nothing is in flight until the new session.
     is_stalled: bool = False
-
-
-def _complete(future: Future[Any], result: Any) -> None:
-    # The caller may have cancelled the future from its own thread at any moment.
-    if not future.done():
-        try:
-            future.set_result(result)
-        except InvalidStateError:
-            pass
-
-
-def _fail(future: Future[Any], error: BaseException) -> None:
-    if not future.done():
-        try:
-            future.set_exception(error)
-        except InvalidStateError:
-            pass
 
 
 class SessionActor(pykka.ThreadingActor):

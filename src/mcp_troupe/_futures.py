@@ -1,0 +1,31 @@
+"""Completing ``reply_to`` futures safely from any thread.
+
+A caller may cancel its future (``CallHandle.cancel()``, a cancelled ``acall`` task) at any moment from its
+own thread, so completing one is always "if still pending": the check and the set race, and the loser's
+``InvalidStateError`` means only that the caller already gave up.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, InvalidStateError
+from typing import Any
+
+__all__ = ["complete", "fail"]
+
+
+def complete(future: Future[Any], result: Any) -> None:
+    """Set ``result`` unless the future is already done (cancelled by its caller, typically)."""
+    if not future.done():
+        try:
+            future.set_result(result)
+        except InvalidStateError:
+            pass
+
+
+def fail(future: Future[Any], error: BaseException) -> None:
+    """Set ``error`` unless the future is already done."""
+    if not future.done():
+        try:
+            future.set_exception(error)
+        except InvalidStateError:
+            pass
