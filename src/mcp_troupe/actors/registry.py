@@ -400,7 +400,7 @@ class RegistryActor(pykka.ThreadingActor):
             _fail(msg.reply_to, ToolDenied(spec.name, decision.reason))
             return False
         if not decision.needs_approval:
-            if self.config.approval_mode == "auto" and spec.risk > Risk.READ_ONLY:
+            if self.config.approval_mode == "auto" and spec.risk > Risk.READ_ONLY and status != "approved":
                 # Pinned even when no human looked: a later change of definition is still logged as one.
                 self._approvals.approve(route.server, route.original_name, route.fingerprint)
             return True
