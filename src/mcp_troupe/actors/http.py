@@ -23,8 +23,13 @@ What goes over the wire (spec: 2025-03-26 and 2025-06-18 basic/transports, "Stre
   (2025-06-18). Neither goes on ``initialize`` itself.
 - A 4xx/5xx answer to a request fails that call (``RequestFailed`` with an :class:`HttpError`); it is never
   retried here. A 404 to a request that carried a session id means the session is gone: the id is dropped
-  first, then ``SessionExpired`` is reported and the session re-initialises. 401/403 go through the one
-  authorization seam, :meth:`_HttpConnection._on_unauthorized`.
+  first, then ``SessionExpired`` is reported and the session re-initialises.
+- Authorization (``auth: oauth``): every request carries ``Authorization: Bearer <token>`` from the server's
+  :class:`TokenSource` (the OAuthFlow's loop side), awaited on the loop — never an actor hop per request.
+  A 401 renews the token (one renewal shared by every request that saw the same token fail) and retries the
+  request once; a 403 ``insufficient_scope`` steps up the scopes and retries, at most three times per
+  request. An :class:`~mcp_troupe.errors.AuthError` (``NeedsLogin`` above all) fails that request only.
+  Without OAuth, 401/403 fail the call through :meth:`_HttpConnection._on_unauthorized`.
 - A network failure on a POST (refused, reset, unreadable) means the server is gone: ``TransportDown``.
 - A POST's SSE stream that breaks before its response is resumed with ``GET`` + ``Last-Event-ID`` when the
   server gave event ids (after its ``retry`` delay); a disconnect is never a cancellation.
@@ -45,7 +50,7 @@ import ssl
 import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import Future
-from typing import Any, assert_never
+from typing import Any, Protocol, assert_never
 
 import anyio
 import httpx
@@ -64,6 +69,7 @@ from mcp_troupe.actors.session import (
 from mcp_troupe.actors.transport import CloseTransport, Open
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import (
+    AuthError,
     ConnectFailed,
     ConnectionLost,
     FrameTooLarge,
@@ -75,10 +81,11 @@ from mcp_troupe.errors import (
 from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.jsonrpc import ErrorResponse, Notification, Request, RequestId, Response
+from mcp_troupe.protocol.oauth import parse_www_authenticate
 from mcp_troupe.protocol.sse import SseEvent, SseParser
 from mcp_troupe.protocol.versions import REVISIONS
 
-__all__ = ["MAX_IN_FLIGHT", "HttpTransport", "shared_ssl_context"]
+__all__ = ["MAX_IN_FLIGHT", "HttpTransport", "TokenSource", "shared_ssl_context"]
 
 log = logging.getLogger("mcp_troupe.http")
 
@@ -113,6 +120,35 @@ VERSION_HEADER = "MCP-Protocol-Version"
 _RESERVED_HEADERS = frozenset(
     {"accept", "content-type", "content-length", "mcp-session-id", "mcp-protocol-version", "last-event-id"}
 )
+# With auth: oauth the token is the transport's too.
+_RESERVED_WITH_OAUTH = _RESERVED_HEADERS | {"authorization"}
+
+
+class TokenSource(Protocol):
+    """Where an OAuth server's requests get their bearer token; every method runs on the I/O loop.
+
+    :class:`mcp_troupe.actors.oauth.BearerTokens` is the implementation; the transport sees only this.
+    """
+
+    async def token(self) -> str | None:
+        """The token for the next request (``None``: none yet; the server's 401 starts discovery)."""
+        ...
+
+    async def on_unauthorized(
+        self, sent: str | None, www_authenticate: str | None, protocol_version: str | None = None
+    ) -> str:
+        """A renewed token after ``sent`` met a 401; raises an AuthError when none can be had."""
+        ...
+
+    async def on_insufficient_scope(
+        self,
+        sent: str | None,
+        www_authenticate: str | None,
+        attempts: int,
+        protocol_version: str | None = None,
+    ) -> str:
+        """A token with the scopes a 403 ``insufficient_scope`` asks for; raises an AuthError otherwise."""
+        ...
 
 
 @functools.cache
@@ -287,6 +323,17 @@ async def _error_excerpt(response: httpx.Response) -> str:
     return " ".join(text.split())[: HttpError.EXCERPT_LIMIT]
 
 
+class _Challenge:
+    """An authorization challenge a renewed token may answer (the response itself is already closed)."""
+
+    __slots__ = ("excerpt", "status", "www_authenticate")
+
+    def __init__(self, status: int, www_authenticate: str | None, excerpt: str) -> None:
+        self.status = status
+        self.www_authenticate = www_authenticate
+        self.excerpt = excerpt
+
+
 class _SetVersion:
     __slots__ = ("version",)
 
@@ -304,6 +351,7 @@ class _HttpConnection:
         session: pykka.ActorRef[Any],
         runtime: Runtime,
         max_frame: int,
+        auth: TokenSource | None = None,
     ) -> None:
         assert config.url is not None
         self.server = config.name
@@ -313,8 +361,10 @@ class _HttpConnection:
         self.session = session
         self.runtime = runtime
         self.max_frame = max_frame
+        self.auth = auth
 
-        ignored = sorted(name for name in config.headers if name.lower() in _RESERVED_HEADERS)
+        reserved = _RESERVED_WITH_OAUTH if auth is not None else _RESERVED_HEADERS
+        ignored = sorted(name for name in config.headers if name.lower() in reserved)
         if ignored:
             # Names only: the values may be secrets.
             log.warning(
@@ -324,9 +374,7 @@ class _HttpConnection:
             )
         self._base_headers: dict[str, str] = {
             "User-Agent": f"mcp-troupe/{__version__}",
-            **{
-                name: value for name, value in config.headers.items() if name.lower() not in _RESERVED_HEADERS
-            },
+            **{name: value for name, value in config.headers.items() if name.lower() not in reserved},
         }
 
         # Transport-level state, written on the loop; `session_id` is read from the session's thread.
@@ -487,9 +535,9 @@ class _HttpConnection:
         # spec: 2025-06-18 transports, session management — "Clients that no longer need a particular session
         # SHOULD send an HTTP DELETE to the MCP endpoint with the Mcp-Session-Id header"; the server MAY
         # answer 405. Whatever happens, closing goes on.
-        headers = self._headers(ACCEPT_POST, with_session=True)
         try:
             with anyio.fail_after(self._delete_timeout):
+                headers = self._headers(ACCEPT_POST, with_session=True, token=await self._token_or_none())
                 response = await client.delete(self.url, headers=headers)
         except (httpx.HTTPError, TimeoutError) as exc:
             log.debug("server %s: DELETE of the session failed: %s", self.server, _describe(exc))
@@ -522,9 +570,12 @@ class _HttpConnection:
 
     # ---- POST -------------------------------------------------------------------------------------------
 
-    def _headers(self, accept: str, *, with_session: bool) -> dict[str, str]:
+    def _headers(self, accept: str, *, with_session: bool, token: str | None = None) -> dict[str, str]:
         headers = dict(self._base_headers)
         headers["Accept"] = accept
+        if token is not None:
+            # RFC 6750 §2.1: the header, never the query string (which servers and proxies log).
+            headers["Authorization"] = f"Bearer {token}"
         if with_session:
             if self._session_id is not None:
                 headers[SESSION_HEADER] = self._session_id
@@ -591,18 +642,90 @@ class _HttpConnection:
                     self._start_listening()
 
     async def _exchange(self, frame: bytes, message: jsonrpc.Message) -> bool:
-        """POST one frame and handle the answer; return whether it was accepted (2xx)."""
+        """POST one frame and handle the answer; return whether it was accepted (2xx).
+
+        With OAuth, a 401 renews the token and POSTs again once; a 403 ``insufficient_scope`` steps up and
+        POSTs again — the token source counts the step-ups and ends them after three
+        (:data:`mcp_troupe.protocol.oauth.MAX_STEP_UP_ATTEMPTS`) with ``InsufficientScope``.
+        """
+        request = message if isinstance(message, Request) else None
+        is_renewed = False
+        step_ups = 0
+        while True:
+            try:
+                token = await self._token()
+            except AuthError as exc:
+                self._on_auth_failed(message, request, exc)
+                return False
+            outcome = await self._post_once(frame, message, request, token)
+            if not isinstance(outcome, _Challenge):
+                return outcome
+            assert self.auth is not None
+            try:
+                if outcome.status == 401:
+                    if is_renewed:
+                        # A token fresh from the authorization server refused too: asking again cannot help.
+                        reason = "the server refused a renewed access token"
+                        self._on_auth_failed(message, request, None, (401, outcome.excerpt, reason))
+                        return False
+                    is_renewed = True
+                    await self.auth.on_unauthorized(token, outcome.www_authenticate, self._protocol_version)
+                else:
+                    await self.auth.on_insufficient_scope(
+                        token, outcome.www_authenticate, step_ups, self._protocol_version
+                    )
+                    step_ups += 1
+            except AuthError as exc:
+                self._on_auth_failed(message, request, exc)
+                return False
+
+    async def _token(self) -> str | None:
+        return await self.auth.token() if self.auth is not None else None
+
+    async def _token_or_none(self) -> str | None:
+        """The token for a GET stream, a resumption or the DELETE: without one they go out bare, and the
+        POSTs, which report to a caller, find out what is wrong."""
+        try:
+            return await self._token()
+        except AuthError as exc:
+            log.debug("server %s: no token for a side request: %s", self.server, exc)
+            return None
+
+    def _on_auth_failed(
+        self,
+        message: jsonrpc.Message,
+        request: Request | None,
+        error: AuthError | None,
+        http_reason: tuple[int, str, str] | None = None,
+    ) -> None:
+        if request is None:
+            # A notification: nobody waits for it. The next request meets the same problem and reports it.
+            log.warning("server %s: %s not sent: %s", self.server, _method_of(message), error or http_reason)
+            return
+        if error is not None:
+            log.info("server %s: %s failed: %s", self.server, request.method, error)
+            self._fail_request(request, error)
+        else:
+            assert http_reason is not None
+            status, excerpt, reason = http_reason
+            self._fail_request(request, self._http_error(status, request, excerpt, reason))
+
+    async def _post_once(
+        self, frame: bytes, message: jsonrpc.Message, request: Request | None, token: str | None
+    ) -> bool | _Challenge:
         client = self._client
         assert client is not None
-        request = message if isinstance(message, Request) else None
         is_initialize = request is not None and request.method == proto.INITIALIZE
         # spec: 2025-06-18 transports — a new session starts with an InitializeRequest *without* a session id;
         # the protocol-version header belongs to requests after the handshake.
-        headers = self._headers(ACCEPT_POST, with_session=not is_initialize)
+        headers = self._headers(ACCEPT_POST, with_session=not is_initialize, token=token)
         headers["Content-Type"] = "application/json"
         sent_session_id = headers.get(SESSION_HEADER)
         try:
             async with client.stream("POST", self.url, content=frame, headers=headers) as response:
+                challenge = await self._challenge_of(response)
+                if challenge is not None:
+                    return challenge
                 return await self._on_post_answer(response, frame, message, request, sent_session_id)
         except httpx.PoolTimeout:
             if request is not None:
@@ -700,13 +823,30 @@ class _HttpConnection:
         else:
             log.warning("server %s: HTTP %d on %s: %s", self.server, status, _method_of(message), excerpt)
 
+    async def _challenge_of(self, response: httpx.Response) -> _Challenge | None:
+        """With OAuth: the 401, or the 403 ``insufficient_scope``, that a new token may answer."""
+        if self.auth is None or response.status_code not in (401, 403):
+            return None
+        www_authenticate: str | None = response.headers.get("www-authenticate")
+        # RFC 6750 §3.1: insufficient_scope is the one 403 a token with more scopes can fix.
+        if (
+            response.status_code == 403
+            and parse_www_authenticate(www_authenticate).get("error") != "insufficient_scope"
+        ):
+            return None
+        excerpt = await _error_excerpt(response)
+        return _Challenge(response.status_code, www_authenticate, excerpt)
+
     async def _on_unauthorized(self, response: httpx.Response, request: Request | None) -> None:
-        """The authorization seam: 401/403 from the server. OAuth (``auth: oauth``) plugs in here."""
+        """401/403 that no token can answer: without OAuth, or a 403 other than ``insufficient_scope``."""
         excerpt = await _error_excerpt(response)
         if request is None:
             log.warning("server %s: HTTP %d (authorization required)", self.server, response.status_code)
             return
-        reason = "authorization required (auth: oauth is handled by the OAuth issue)"
+        if self.auth is None:
+            reason = "authorization required (configure auth: oauth for this server)"
+        else:
+            reason = "the server refused the request (forbidden)"
         self._fail_request(request, self._http_error(response.status_code, request, excerpt, reason))
 
     def _on_session_expired(self, frame: bytes, sent_session_id: str) -> None:
@@ -808,7 +948,7 @@ class _HttpConnection:
             # spec: 2025-11-25 transports — the client MUST respect `retry` before reconnecting.
             if retry:
                 await anyio.sleep(retry / 1000)
-            headers = self._headers(ACCEPT_SSE, with_session=True)
+            headers = self._headers(ACCEPT_SSE, with_session=True, token=await self._token_or_none())
             headers["Last-Event-ID"] = last_event_id
             sent_session_id = headers.get(SESSION_HEADER)
             log.debug(
@@ -889,7 +1029,7 @@ class _HttpConnection:
         delay = LISTEN_INITIAL_DELAY
         last_event_id: str | None = None
         while True:
-            headers = self._headers(ACCEPT_SSE, with_session=True)
+            headers = self._headers(ACCEPT_SSE, with_session=True, token=await self._token_or_none())
             if last_event_id is not None:
                 headers["Last-Event-ID"] = last_event_id
             has_events = False
@@ -973,13 +1113,14 @@ class HttpTransport(pykka.ThreadingActor):
         session: pykka.ActorRef[Any],
         runtime: Runtime,
         max_frame: int = 16 * 1024 * 1024,
+        auth: TokenSource | None = None,
     ) -> None:
         super().__init__()
         self.config = config
         self.runtime = runtime
         self.session = session
         self.incarnation = incarnation
-        self.connection = _HttpConnection(config, incarnation, session, runtime, max_frame)
+        self.connection = _HttpConnection(config, incarnation, session, runtime, max_frame, auth)
         self._is_closing = False
 
     def on_receive(self, message: Any) -> None:

@@ -9,8 +9,29 @@
   read back the address the browser was redirected to;
 - :class:`SharedRefresh` makes concurrent 401s of one server share one refresh.
 
-The OAuthFlow actor that owns a server's tokens is built on these; nothing here keeps state across calls
-except :class:`SharedRefresh`. Logs name URLs without their query and never a token, code or secret.
+On these sits the **OAuthFlow** actor, one per HTTP server with ``auth: oauth``, owned by its supervisor
+and living across incarnations (credentials outlive connections). It is split in two:
+
+- :class:`BearerTokens`, its loop side, owns the :class:`~mcp_troupe.protocol.oauth.AuthState`, the
+  :class:`SharedRefresh` and the credential-store handle. Every incarnation's HTTP transport holds a
+  reference and, on the loop, awaits ``token()`` before each request and ``on_unauthorized()`` /
+  ``on_insufficient_scope()`` on a challenge. Renewals are loop tasks; store I/O and the cross-process lock
+  run in worker threads.
+- :class:`OAuthFlow`, the actor, owns the lifecycle (load on start, close the OAuth HTTP client on stop) and
+  turns every change the loop side reports (``_TokensChanged``) into a secret-free ``AuthStateChanged`` for
+  its supervisor, which shows it in status.
+
+Why the hot path does not go through the actor: a token is needed by *every* request, on the loop. Asking
+an actor would break DESIGN §2 rule 2 (the loop never asks), and telling it with a ``reply_to`` future would
+cost two thread hops per request for what is, nearly always, reading one attribute. Renewal, the only part
+that waits, already has to run on the loop (it is HTTP), and :class:`SharedRefresh` needs every caller on
+one event loop to share one task. So the state lives where it is used, and the actor keeps what actors are
+for: a lifetime, a mailbox for reports, and a place in the supervision tree.
+
+A process that cannot ask its user never waits for one: a flow that needs the user raises
+:class:`~mcp_troupe.errors.NeedsLogin` (the server's state becomes ``needs_login``), unless an embedding
+application installed an :class:`InteractiveLogin`. :func:`login` and :func:`logout` serve ``troupe login``
+and ``troupe logout``. Logs name URLs without their query and never a token, code or secret.
 """
 
 from __future__ import annotations
@@ -20,37 +41,67 @@ import contextlib
 import logging
 import os
 import sys
+import time
 import webbrowser
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from types import TracebackType
-from typing import Final, TextIO, TypeVar
+from typing import Any, Final, TextIO, TypeVar, assert_never
 from urllib.parse import parse_qsl, urlsplit
 
 import anyio
 import anyio.to_thread
 import httpx
+import pykka
 
+from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.supervisor import AuthStateChanged
+from mcp_troupe.config import OAuthConfig, ServerConfig
 from mcp_troupe.credentials import CredentialLock, CredentialStore
-from mcp_troupe.errors import AuthError, AuthRefused, AuthUnreachable, NeedsLogin
+from mcp_troupe.errors import (
+    AuthError,
+    AuthRefused,
+    AuthUnreachable,
+    CredentialStoreError,
+    NeedsLogin,
+    TroupeClosed,
+)
 from mcp_troupe.protocol.oauth import (
+    MAX_STEP_UP_ATTEMPTS,
+    AuthState,
+    ClientSettings,
     Flow,
     Tokens,
     UserAuthorization,
     describe_url,
+    obtain_tokens,
     require_secure_url,
+    resource_matches,
+    step_up_scopes,
     validate_authorization_url,
 )
 
 __all__ = [
     "CALLBACK_PATH",
     "DEFAULT_LOGIN_TIMEOUT",
+    "BearerTokens",
+    "InteractiveLogin",
     "LoopbackRedirect",
+    "OAuthFlow",
     "SharedRefresh",
+    "client_settings",
+    "describe_auth",
     "drive",
     "holding_lock",
+    "login",
+    "logout",
+    "oauth_http_client",
     "open_browser",
     "paste_redirect",
+    "probe_challenge",
     "read_pasted_redirect",
+    "set_interactive_login",
+    "start_oauth_flow",
 ]
 
 log = logging.getLogger("mcp_troupe.oauth")
@@ -440,3 +491,503 @@ async def holding_lock(
         yield lock
     finally:
         lock.release()
+
+
+# --- in-process logins (embedding applications, the conformance client) --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class InteractiveLogin:
+    """How a process that *can* ask its user completes an authorization without ``troupe login``.
+
+    ``on_user_authorization`` is handed each :class:`UserAuthorization` (the URL to open) and returns the
+    redirect's query parameters; ``redirect_uri`` is the address registered and sent in the request. A GUI
+    would open the URL and listen on a :class:`LoopbackRedirect`; the conformance client follows the URL
+    itself. Without one (the default) a troupe never waits for a user: it reports ``needs_login``.
+    """
+
+    redirect_uri: str
+    on_user_authorization: UserAuthorizationHandler
+
+
+_interactive_login: InteractiveLogin | None = None
+
+
+def set_interactive_login(login: InteractiveLogin | None) -> None:
+    """Install (or remove, with ``None``) the in-process login of this process's troupes.
+
+    Process-wide on purpose: it describes the process (is there a user to ask?), not a server, and the
+    facade's constructor is not the place to thread a UI callback through every actor.
+    """
+    global _interactive_login
+    _interactive_login = login
+
+
+def client_settings(config: OAuthConfig | None) -> ClientSettings:
+    """The flows' view of a server's ``oauth:`` settings."""
+    if config is None:
+        return ClientSettings()
+    return ClientSettings(
+        client_id=config.client_id,
+        client_secret=config.client_secret,
+        client_metadata_url=config.client_metadata_url,
+        scopes=config.scopes,
+    )
+
+
+def oauth_http_client() -> httpx.AsyncClient:
+    """The OAuth endpoints' own HTTP client: the transport's TLS context, the environment's proxies, no
+    default headers — nothing of the MCP server's configured headers may reach an authorization server.
+
+    Build it on an actor thread (the TLS context may be built on first use); use it on the loop.
+    """
+    from mcp_troupe.actors.http import shared_ssl_context
+
+    return httpx.AsyncClient(
+        verify=shared_ssl_context(), trust_env=True, timeout=OAUTH_TIMEOUT, follow_redirects=False
+    )
+
+
+OAUTH_TIMEOUT: Final = 30.0
+"""Seconds one request to an OAuth endpoint may take."""
+
+
+def describe_auth(state: AuthState | None, *, now: float, problem: AuthError | None = None) -> dict[str, Any]:
+    """What status output shows about a server's login: state, issuer, expiry, scopes — never a secret.
+
+    ``state`` is ``logged_out``, ``valid``, ``refreshable`` (expired, with a refresh token), ``expired``,
+    ``needs_login`` (a login is required and nobody could be asked) or ``unreadable`` (the store failed);
+    ``error`` is the last failure's message (which never holds a secret: see :class:`AuthError`).
+    """
+    info: dict[str, Any] = {
+        "state": "logged_out",
+        "issuer": None,
+        "expires_at": None,
+        "scopes": [],
+        "has_refresh_token": False,
+        "error": None,
+    }
+    if state is not None:
+        info["issuer"] = state.issuer
+        tokens = state.tokens
+        if tokens is not None:
+            if not tokens.is_expired(now):
+                label = "valid"
+            elif tokens.has_refresh_token:
+                label = "refreshable"
+            else:
+                label = "expired"
+            info.update(
+                state=label,
+                expires_at=tokens.expires_at,
+                scopes=list(tokens.scope),
+                has_refresh_token=tokens.has_refresh_token,
+            )
+    if problem is not None:
+        info["error"] = str(problem)
+        if isinstance(problem, NeedsLogin):
+            info["state"] = "needs_login"
+        elif isinstance(problem, CredentialStoreError):
+            info["state"] = "unreadable"
+    return info
+
+
+class BearerTokens:
+    """The loop side of one server's :class:`OAuthFlow`: the tokens every request of every incarnation uses.
+
+    The HTTP transport holds a reference and awaits :meth:`token` before each request and
+    :meth:`on_unauthorized` / :meth:`on_insufficient_scope` on a 401 / 403 challenge. Everything here runs on
+    the I/O loop; renewals are loop tasks shared through :class:`SharedRefresh`; store I/O and the
+    cross-process lock run in worker threads. Changes are reported to the owning actor with ``tell``.
+    """
+
+    def __init__(
+        self,
+        *,
+        server: str,
+        server_url: str,
+        settings: ClientSettings,
+        store: CredentialStore | None,
+        client: httpx.AsyncClient,
+        clock: Callable[[], float] = time.time,
+        store_error: CredentialStoreError | None = None,
+    ) -> None:
+        self.server = server
+        self.server_url = server_url
+        self._settings = settings
+        self._store = store
+        self._store_error = store_error
+        self._client = client
+        self._clock = clock
+        self._state: AuthState | None = None
+        self._shared = SharedRefresh()
+        self._loading: asyncio.Future[None] | None = None
+        self._listener: pykka.ActorRef[Any] | None = None
+
+    def bind(self, listener: pykka.ActorRef[Any]) -> None:
+        """Report every change to ``listener`` (the owning actor); call before the loop uses this object."""
+        self._listener = listener
+
+    # ---- what the transport calls (on the loop) -----------------------------------------------------------
+
+    async def token(self) -> str | None:
+        """The access token for the next request; ``None`` when there is none (the 401 starts discovery).
+
+        A token about to expire is refreshed first (shared with every other caller); a stale token without
+        a refresh token is sent anyway and the server's answer decides.
+        """
+        await self.load()
+        tokens = self._shared.tokens
+        if tokens is None:
+            return None
+        if tokens.is_fresh(self._clock()) or not tokens.has_refresh_token:
+            return tokens.access_token
+        renewed = await self._shared.renew(tokens, lambda: self._renew(None, None, tokens, None))
+        return renewed.access_token
+
+    async def on_unauthorized(
+        self, sent: str | None, www_authenticate: str | None, protocol_version: str | None = None
+    ) -> str:
+        """A new access token after ``sent`` (``None``: none was sent) met a 401; raises an AuthError.
+
+        Every caller that saw the same token fail shares one renewal; a caller whose token was already
+        replaced gets the current one at once.
+        """
+        await self.load()
+        rejected = self._rejected(sent)
+        renewed = await self._shared.renew(
+            rejected, lambda: self._renew(www_authenticate, None, rejected, protocol_version)
+        )
+        return renewed.access_token
+
+    async def on_insufficient_scope(
+        self,
+        sent: str | None,
+        www_authenticate: str | None,
+        attempts: int,
+        protocol_version: str | None = None,
+    ) -> str:
+        """A token with the scopes a 403 ``insufficient_scope`` asks for (previous plus challenged).
+
+        ``attempts`` counts the step-ups already made for this call; :class:`InsufficientScope` ends it.
+        """
+        await self.load()
+        current = self._shared.tokens
+        is_replaced = current is not None and sent is not None and current.access_token != sent
+        if is_replaced and attempts < MAX_STEP_UP_ATTEMPTS:
+            assert current is not None
+            return current.access_token  # another call stepped up (or renewed) meanwhile: try that first
+        requested = self._state.requested_scopes if self._state is not None else ()
+        scopes = step_up_scopes(
+            requested=requested,
+            granted=current.scope if current is not None else (),
+            www_authenticate=www_authenticate,
+            attempts=attempts,
+            server=self.server,
+        )
+        rejected = self._rejected(sent)
+        renewed = await self._shared.renew(
+            rejected, lambda: self._renew(www_authenticate, scopes, rejected, protocol_version)
+        )
+        return renewed.access_token
+
+    # ---- lifecycle --------------------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """Read the stored credentials once (in a worker thread); every caller waits for the same read."""
+        if self._loading is None:
+            self._loading = asyncio.ensure_future(self._load())
+        await asyncio.shield(self._loading)
+
+    async def aclose(self) -> None:
+        """Close the OAuth HTTP client."""
+        await self._client.aclose()
+
+    # ---- inside -----------------------------------------------------------------------------------------
+
+    async def _load(self) -> None:
+        problem: AuthError | None = None
+        try:
+            entry = await anyio.to_thread.run_sync(self._store_or_raise().load_latest, self.server)
+        except (CredentialStoreError, OSError) as error:
+            problem = (
+                error
+                if isinstance(error, CredentialStoreError)
+                else CredentialStoreError(self.server, f"the credential store could not be read: {error}")
+            )
+            log.warning("server %s: stored credentials are unusable: %s", self.server, problem)
+            entry = None
+        state = entry.state if entry is not None else None
+        if state is not None and not resource_matches(state.resource, self.server_url):
+            # The server's URL changed since the login: those tokens are bound to another resource.
+            log.info("server %s: stored credentials are for another URL; ignored", self.server)
+            state = None
+        self._adopt(state, problem)
+
+    def _store_or_raise(self) -> CredentialStore:
+        if self._store is None:
+            assert self._store_error is not None
+            raise self._store_error
+        return self._store
+
+    def _rejected(self, sent: str | None) -> Tokens | None:
+        current = self._shared.tokens
+        if current is not None and current.access_token == sent:
+            return current
+        return Tokens(access_token=sent) if sent else None
+
+    def _adopt(self, state: AuthState | None, problem: AuthError | None = None) -> None:
+        self._state = state
+        self._shared.replace(state.tokens if state is not None else None)
+        if self._listener is not None:
+            safe_tell(self._listener, _TokensChanged(state, problem))
+
+    async def _renew(
+        self,
+        www_authenticate: str | None,
+        scopes: tuple[str, ...] | None,
+        rejected: Tokens | None,
+        protocol_version: str | None,
+    ) -> Tokens:
+        try:
+            return await self._renew_locked(www_authenticate, scopes, rejected, protocol_version)
+        except AuthError as error:
+            if self._listener is not None:
+                safe_tell(self._listener, _TokensChanged(self._state, error))
+            raise
+
+    async def _renew_locked(
+        self,
+        www_authenticate: str | None,
+        scopes: tuple[str, ...] | None,
+        rejected: Tokens | None,
+        protocol_version: str | None,
+    ) -> Tokens:
+        store = self._store_or_raise()
+        async with holding_lock(store, self.server):
+            state = self._state
+            # Another process holding the same lock may have renewed (and rotated the refresh token, which the
+            # server has revoked since), or `troupe login` may have run since we last looked: use what it
+            # stored instead of spending our copy or asking for a login.
+            if state is not None:
+                entry = await anyio.to_thread.run_sync(store.load, self.server, state.issuer)
+            else:
+                entry = await anyio.to_thread.run_sync(store.load_latest, self.server)
+                if entry is not None and not resource_matches(entry.state.resource, self.server_url):
+                    entry = None
+            if entry is not None:
+                if entry.state.tokens is not None:
+                    stored = entry.state.tokens
+                    is_other = rejected is None or stored.access_token != rejected.access_token
+                    is_enough = scopes is None or set(scopes) <= set(stored.scope)
+                    if is_other and is_enough and stored.is_fresh(self._clock()):
+                        self._adopt(entry.state)
+                        return stored
+                state = entry.state
+            login = _interactive_login
+            new_state = await drive(
+                obtain_tokens(
+                    self.server_url,
+                    settings=self._settings,
+                    state=state,
+                    www_authenticate=www_authenticate,
+                    protocol_version=protocol_version,
+                    redirect_uri=login.redirect_uri if login is not None else None,
+                    clock=self._clock,
+                    server=self.server,
+                    scopes=scopes,
+                ),
+                self._client,
+                on_user_authorization=login.on_user_authorization if login is not None else None,
+                server=self.server,
+            )
+            try:
+                await anyio.to_thread.run_sync(store.save, self.server, new_state)
+            except OSError as error:
+                # Propagates (the call fails, saying why): tokens we cannot keep would be lost on restart, and
+                # a rotated refresh token lost with them. As an AuthError, so the connection survives.
+                reason = f"the new tokens could not be saved: {error}"
+                raise CredentialStoreError(self.server, reason) from error
+        self._adopt(new_state)
+        assert new_state.tokens is not None
+        log.info("server %s: obtained a new access token", self.server)
+        return new_state.tokens
+
+
+# --- the actor -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _TokensChanged:
+    """The loop side adopted new credentials, or failed to (``problem``)."""
+
+    state: AuthState | None
+    problem: AuthError | None = None
+
+
+OAuthFlowMessage = _TokensChanged
+
+
+class OAuthFlow(pykka.ThreadingActor):
+    """One HTTP server's OAuth: owns its :class:`BearerTokens` (the tokens, the shared refresh, the store
+    handle) across connections, and reports each change to the supervisor as ``AuthStateChanged``."""
+
+    use_daemon_thread = True
+
+    def __init__(
+        self,
+        *,
+        server: str,
+        tokens: BearerTokens,
+        supervisor: pykka.ActorRef[Any],
+        runtime: Runtime,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__()
+        self.server = server
+        self.tokens = tokens
+        self.supervisor = supervisor
+        self.runtime = runtime
+        self._clock = clock
+        # Constructed on the supervisor's thread, before any transport holds `tokens`.
+        tokens.bind(self.actor_ref)
+
+    def on_start(self) -> None:
+        # Loading reads the disk: in a worker thread, started from the loop, reported back as _TokensChanged.
+        try:
+            self.runtime.loop.spawn(self.tokens.load, name=f"oauth load {self.server}")
+        except TroupeClosed:
+            pass
+
+    def on_receive(self, message: Any) -> None:
+        msg: OAuthFlowMessage = message
+        match msg:
+            case _TokensChanged(state=state, problem=problem):
+                description = describe_auth(state, now=self._clock(), problem=problem)
+                safe_tell(self.supervisor, AuthStateChanged(self.server, description))
+            case _:
+                assert_never(msg)
+
+    def on_stop(self) -> None:
+        try:
+            self.runtime.loop.spawn(self.tokens.aclose, name=f"oauth close {self.server}")
+        except TroupeClosed:
+            pass
+
+
+def start_oauth_flow(
+    config: ServerConfig, *, supervisor: pykka.ActorRef[Any], runtime: Runtime
+) -> tuple[pykka.ActorRef[Any], BearerTokens]:
+    """Start ``config``'s OAuthFlow; return its ref and the loop-side tokens to hand to every transport."""
+    assert config.url is not None
+    store: CredentialStore | None = None
+    store_error: CredentialStoreError | None = None
+    try:
+        store = CredentialStore()
+    except CredentialStoreError as error:
+        store_error = error
+    tokens = BearerTokens(
+        server=config.name,
+        server_url=config.url,
+        settings=client_settings(config.oauth),
+        store=store,
+        store_error=store_error,
+        client=oauth_http_client(),
+    )
+    ref = OAuthFlow.start(server=config.name, tokens=tokens, supervisor=supervisor, runtime=runtime)
+    return ref, tokens
+
+
+# --- troupe login / logout / status ------------------------------------------------------------------
+
+
+async def probe_challenge(client: httpx.AsyncClient, config: ServerConfig) -> str | None:
+    """The server's ``WWW-Authenticate`` challenge for a token-less ``initialize``, if it answers 401.
+
+    A login started this way asks for the scopes the server names, as it would on a 401 mid-session.
+    """
+    assert config.url is not None
+    from mcp_troupe.actors.http import ACCEPT_POST, SESSION_HEADER
+    from mcp_troupe.actors.session import CLIENT_NAME
+    from mcp_troupe.protocol import mcp as proto
+    from mcp_troupe.protocol.jsonrpc import encode_request
+    from mcp_troupe.protocol.versions import LATEST
+
+    frame = encode_request(0, proto.INITIALIZE, proto.initialize_params(LATEST, CLIENT_NAME, "login"))
+    headers = {"Accept": ACCEPT_POST, "Content-Type": "application/json"}
+    try:
+        response = await client.post(config.url, content=frame, headers=headers)
+    except httpx.HTTPError as error:
+        log.info("server %s: the login probe failed: %s", config.name, type(error).__name__)
+        return None
+    if response.status_code == 401:
+        header: str | None = response.headers.get("www-authenticate")
+        return header
+    session_id = response.headers.get(SESSION_HEADER)
+    if session_id:
+        # Answered without authorization: end the session we just opened (spec: clients SHOULD DELETE).
+        with contextlib.suppress(httpx.HTTPError):
+            await client.delete(config.url, headers={SESSION_HEADER: session_id})
+    return None
+
+
+async def login(
+    config: ServerConfig,
+    *,
+    store: CredentialStore,
+    use_browser: bool = True,
+    input_stream: TextIO,
+    output: TextIO,
+    clock: Callable[[], float] = time.time,
+    timeout: float = DEFAULT_LOGIN_TIMEOUT,
+) -> AuthState:
+    """``troupe login NAME``: a fresh authorization (never just a refresh), stored on success.
+
+    The browser is sent to the authorization URL and the redirect caught on ``127.0.0.1``; without a
+    browser (``use_browser=False``, or no display) the URL is printed and the redirected address read back.
+    """
+    assert config.url is not None
+    name = config.name
+    oauth = config.oauth
+    async with oauth_http_client() as client:
+        challenge = await probe_challenge(client, config)
+        async with LoopbackRedirect(oauth.redirect_port if oauth else 0, server=name) as redirect:
+
+            async def on_user(step: UserAuthorization) -> Mapping[str, str]:
+                is_opened = use_browser and await anyio.to_thread.run_sync(
+                    lambda: open_browser(step.url, server=name)
+                )
+                if is_opened:
+                    output.write(f"Opened the browser to log in to {name!r}; waiting for it to finish...\n")
+                    output.flush()
+                    return await redirect.wait(timeout=timeout, expected_state=step.state)
+                return await paste_redirect(
+                    step.url, step.redirect_uri, input_stream=input_stream, output=output, server=name
+                )
+
+            async with holding_lock(store, name):
+                entry = await anyio.to_thread.run_sync(store.load_latest, name)
+                previous = entry.state if entry is not None else None
+                state = await drive(
+                    obtain_tokens(
+                        config.url,
+                        settings=client_settings(oauth),
+                        state=previous,
+                        www_authenticate=challenge,
+                        protocol_version=None,
+                        redirect_uri=redirect.redirect_uri,
+                        clock=clock,
+                        server=name,
+                        force_authorization=True,
+                    ),
+                    client,
+                    on_user_authorization=on_user,
+                    server=name,
+                )
+                await anyio.to_thread.run_sync(store.save, name, state)
+    return state
+
+
+def logout(name: str, *, store: CredentialStore) -> int:
+    """``troupe logout NAME``: delete the server's stored credentials (every issuer); return how many."""
+    return store.delete(name)

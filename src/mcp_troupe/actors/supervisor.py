@@ -1,10 +1,14 @@
 """ServerSupervisor: one per configured server. Owns the server's state, attempts, incarnation, and the refs
 of
-its current children (a session and a transport, brand new for every incarnation).
+its current children (a session and a transport, brand new for every incarnation) and, for an HTTP server
+with ``auth: oauth``, of its OAuthFlow (started once, living across incarnations: credentials outlive
+connections).
 
 States: connecting → ready; connecting → backoff → connecting … → failed (after ``max_attempts`` retries);
-ready → backoff (runtime loss) → connecting …; any → stopped (operator stop or shutdown); skipped (never
-connected, e.g. disabled by policy). A restart closes the circuit from any state.
+connecting → needs_login (the server wants an OAuth login and nobody can be asked: no retry, since none
+could help — ``troupe login NAME`` then a restart); ready → backoff (runtime loss) → connecting …; any →
+stopped (operator stop or shutdown); skipped (never connected, e.g. disabled by policy). A restart closes
+the circuit from any state.
 
 Every report from a child carries its incarnation; reports from an older incarnation are dropped (DESIGN §2
 rule 3). The old transport is fully closed (process group gone) before the next incarnation starts.
@@ -15,9 +19,10 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 import pykka
 
@@ -34,11 +39,15 @@ from mcp_troupe.actors.session import (
 )
 from mcp_troupe.actors.transport import CloseTransport
 from mcp_troupe.config import ReconnectPolicy, ServerConfig
-from mcp_troupe.errors import ConnectFailed, TroupeError
+from mcp_troupe.errors import ConnectFailed, NeedsLogin, TroupeError
 from mcp_troupe.protocol.mcp import InitializeResult
 from mcp_troupe.types import ServerState, ServerStatus
 
+if TYPE_CHECKING:
+    from mcp_troupe.actors.oauth import BearerTokens
+
 __all__ = [
+    "AuthStateChanged",
     "RestartServer",
     "ServerCatalog",
     "ServerDown",
@@ -80,6 +89,14 @@ class StopServer:
 
 
 @dataclass(frozen=True, slots=True)
+class AuthStateChanged:
+    """The server's OAuth login changed (OAuthFlow → supervisor); ``description`` holds no secret."""
+
+    server: str
+    description: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class _Connect:
     generation: int
 
@@ -107,6 +124,7 @@ SupervisorMessage = (
     | SessionFailed
     | SessionLost
     | SessionRenewed
+    | AuthStateChanged
 )
 
 
@@ -193,6 +211,10 @@ class ServerSupervisor(pykka.ThreadingActor):
         # Bumped whenever a scheduled _Connect must no longer fire (restart, stop).
         self._generation = 0
         self._stop_waiters: list[Future[None]] = []
+        # OAuth (HTTP with auth: oauth): the flow actor and its loop side, shared by every incarnation.
+        self._oauth: pykka.ActorRef[Any] | None = None
+        self._bearer_tokens: BearerTokens | None = None
+        self._auth: Mapping[str, Any] | None = None
 
     # ---- dispatch ----------------------------------------------------------------------------------------
 
@@ -247,14 +269,30 @@ class ServerSupervisor(pykka.ThreadingActor):
                 self._on_restart(msg.reply_to)
             case StopServer():
                 self._on_stop_requested(msg.reply_to)
+            case AuthStateChanged(description=description):
+                self._auth = self._auth_in_state(description)
+                self._publish_status()
             case _:
                 assert_never(msg)
 
     def on_start(self) -> None:
+        if self.config.transport == "http" and self.config.auth == "oauth":
+            from mcp_troupe.actors.oauth import start_oauth_flow
+
+            ref, self._bearer_tokens = start_oauth_flow(
+                self.config, supervisor=self.actor_ref, runtime=self.runtime
+            )
+            self._oauth = self.runtime.track(ref)
         self._publish_status()
 
     def on_stop(self) -> None:
         self._teardown("the supervisor stopped", grace=0.0)
+        oauth, self._oauth = self._oauth, None
+        if oauth is not None:
+            try:
+                oauth.stop(block=False)
+            except pykka.ActorDeadError:
+                pass
 
     # ---- connecting ---------------------------------------------------------------------------------------
 
@@ -314,6 +352,7 @@ class ServerSupervisor(pykka.ThreadingActor):
             session=session,
             runtime=self.runtime,
             max_frame=self.config.max_frame_bytes,
+            auth=self._bearer_tokens,
         )
 
     def _on_ready(self, msg: SessionReady) -> None:
@@ -343,6 +382,9 @@ class ServerSupervisor(pykka.ThreadingActor):
         self.runtime.emit("connected", self.config.name, msg.incarnation, f"{len(msg.tools)} tools")
 
     def _on_connect_failed(self, error: TroupeError) -> None:
+        if isinstance(error, NeedsLogin):
+            self._on_needs_login(error)
+            return
         # The stderr tail is kept (and shown) on its own; last_error is the one-line reason.
         if isinstance(error, ConnectFailed):
             self.last_error = f"connect failed: {error.reason}"
@@ -367,6 +409,26 @@ class ServerSupervisor(pykka.ThreadingActor):
         self.runtime.emit("lost", self.config.name, msg.incarnation, msg.reason)
         self._teardown(msg.reason, grace=FAILURE_GRACE)
         self._schedule_retry()
+
+    def _on_needs_login(self, error: NeedsLogin) -> None:
+        # Settled, like failed, but without the retries: no backoff can produce a login. `troupe login NAME`
+        # stores credentials; a restart (`troupe ctl restart NAME`, Troupe.restart) then connects with them.
+        self.last_error = str(error)
+        log.warning("server %s: %s", self.config.name, self.last_error)
+        self._teardown(str(error), grace=FAILURE_GRACE)
+        self._ready_since = None
+        self.state = ServerState.NEEDS_LOGIN
+        self._auth = self._auth_in_state(self._auth or {"state": "logged_out"})
+        self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
+        self._publish_status()
+        self.runtime.emit("needs_login", self.config.name, self.incarnation, self.last_error)
+
+    def _auth_in_state(self, description: Mapping[str, Any]) -> Mapping[str, Any]:
+        # The session's NeedsLogin and the OAuthFlow's report of it arrive in either order: while the server
+        # needs a login, a report of no usable credentials says so too, so no snapshot shows "logged_out".
+        if self.state is ServerState.NEEDS_LOGIN and description.get("state") in ("logged_out", "expired"):
+            return {**description, "state": "needs_login"}
+        return description
 
     def _schedule_retry(self) -> None:
         self._ready_since = None
@@ -471,4 +533,5 @@ class ServerSupervisor(pykka.ThreadingActor):
             protocol_version=self._protocol_version,
             server_info=self._server_info,
             ready_since=self._ready_since,
+            auth=self._auth,
         )
