@@ -1,7 +1,7 @@
 """Where the official MCP JSON schemas live, for tests that use them as oracles.
 
-They sit in the project's shared folder beside the checkout (``../shared/spec/<version>/schema.json``); CI lays a
-copy there too. ``MCP_SPEC_DIR`` overrides the location.
+They sit in the project's shared folder beside the checkout (``../shared/spec/<version>/schema.json``); CI
+lays a copy there too. ``MCP_SPEC_DIR`` overrides the location.
 """
 
 from __future__ import annotations
@@ -32,5 +32,6 @@ def validator(version: str, definition: str) -> jsonschema.protocols.Validator:
     """A validator for one named definition of a revision's schema (draft-07 ``definitions`` or ``$defs``)."""
     document = schema(version)
     if "definitions" in document:
-        return jsonschema.Draft7Validator({"$ref": f"#/definitions/{definition}", "definitions": document["definitions"]})
+        definitions = document["definitions"]
+        return jsonschema.Draft7Validator({"$ref": f"#/definitions/{definition}", "definitions": definitions})
     return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": document["$defs"]})

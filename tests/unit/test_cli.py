@@ -308,7 +308,7 @@ def test_arguments_come_from_a_file_when_prefixed_with_at(tmp_path: Path) -> Non
         parse_arguments_json(f"@{tmp_path / 'missing.json'}")
 
 
-# ---- approval ------------------------------------------------------------------------------------------------
+# ---- approval ---------------------------------------------------------------------------------------------
 
 
 def test_call_of_an_exec_tool_without_a_terminal_fails_saying_how_to_approve(tmp_path: Path) -> None:

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft7Validator
+from tests.spec_schemas import SPEC_DIR
 
 from mcp_troupe.demo import CRASH_EXIT_CODE, GARBAGE_LINE, START_GARBAGE_LINES, command
 
-from tests.spec_schemas import SPEC_DIR  # noqa: E402 - ../shared/spec beside the checkout, or $MCP_SPEC_DIR
 DEMO_DIR = Path(__file__).resolve().parents[2] / "src" / "mcp_troupe" / "demo"
 TIMEOUT = 5.0
 BUILTIN_TOOLS = [

@@ -9,16 +9,14 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 from jsonschema.protocols import Validator
+from tests.spec_schemas import SPEC_DIR
 
 from mcp_troupe.protocol import jsonrpc, mcp, versions
-
-from tests.spec_schemas import SPEC_DIR  # noqa: E402 - ../shared/spec beside the checkout, or $MCP_SPEC_DIR
 
 REVISIONS = sorted(versions.REVISIONS)
 
