@@ -83,3 +83,22 @@ def test_the_fingerprint_follows_the_definition_not_the_annotations() -> None:
     base = verdict(tool()).fingerprint
     assert verdict(tool(annotations={"destructiveHint": True})).fingerprint == base
     assert verdict(tool(description="Read a file, then mail it.")).fingerprint != base
+
+
+def test_an_unchanged_definition_is_not_scanned_again_when_a_cache_is_given(monkeypatch: Any) -> None:
+    import mcp_troupe.policy.catalog as catalog
+
+    scans: list[str] = []
+    real_scan = catalog.scan_tool
+
+    def counting_scan(name: str, *args: Any, **kwargs: Any) -> Any:
+        scans.append(name)
+        return real_scan(name, *args, **kwargs)
+
+    monkeypatch.setattr(catalog, "scan_tool", counting_scan)
+    cache: dict[Any, Any] = {}
+    first = verdict(tool(description=POISON), cache=cache)
+    again = verdict(tool(description=POISON), cache=cache)
+    changed = verdict(tool(description="Read a file, politely."), cache=cache)
+    assert scans == ["read_file", "read_file"]  # the second call hit the cache; the changed text did not
+    assert first == again and first.rejected is not None and changed.rejected is None

@@ -62,7 +62,7 @@ from mcp_troupe.errors import (
     UnknownServer,
     UnknownTool,
 )
-from mcp_troupe.policy.catalog import ToolVerdict, evaluate_tool
+from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.gate import decide
 from mcp_troupe.policy.names import assign_names
@@ -243,6 +243,7 @@ class RegistryActor(pykka.ThreadingActor):
         self._approvals = ApprovalBook()
         # Per server: the catalog the verdicts were computed for, and each tool's verdict by name.
         self._verdicts: dict[str, tuple[ServerCatalog, dict[str, ToolVerdict]]] = {}
+        self._content_checks: dict[str, dict[tuple[str, str | None], ContentChecks]] = {}
         self.config = config
         self.runtime = runtime
         # The built-in tools' names are reserved too: a server tool called mcp_resources is rejected as a
@@ -588,6 +589,10 @@ class RegistryActor(pykka.ThreadingActor):
             return cached[1]
         config = self.config.servers[server]
         verdicts: dict[str, ToolVerdict] = {}
+        # Checks of the previous catalog's definitions are reused; those of tools that are gone are dropped
+        # below, so the cache never outgrows the server's tool list.
+        checks = dict(self._content_checks.get(server, {}))
+        used: set[tuple[str, str | None]] = set()
         for tool in catalog.tools:
             verdict = evaluate_tool(
                 tool,
@@ -595,13 +600,16 @@ class RegistryActor(pykka.ThreadingActor):
                 include=config.tools_include,
                 exclude=config.tools_exclude,
                 security_policy=self.config.security_policy,
+                cache=checks,
             )
+            used.add((verdict.fingerprint, tool.title))
             verdicts.setdefault(tool.name, verdict)
             if verdict.rejected is not None:
                 log.warning("server %s: tool %r rejected: %s", server, tool.name, verdict.rejected)
             for warning in verdict.warnings:
                 log.warning("server %s: tool %r registered despite: %s", server, tool.name, warning)
         self._verdicts[server] = (catalog, verdicts)
+        self._content_checks[server] = {key: value for key, value in checks.items() if key in used}
         return verdicts
 
     def _rebuild(self) -> None:

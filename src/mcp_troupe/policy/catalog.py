@@ -11,6 +11,7 @@ broken input schema, then injection findings.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 
 from mcp_troupe.policy.filters import is_included
@@ -21,7 +22,16 @@ from mcp_troupe.policy.trust import TrustLevel, effective_risk
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.types import Risk
 
-__all__ = ["ToolVerdict", "evaluate_tool"]
+__all__ = ["ContentChecks", "ToolVerdict", "evaluate_tool"]
+
+
+@dataclass(frozen=True, slots=True)
+class ContentChecks:
+    """The costly part of a verdict (schema problems, injection findings): a function of the definition alone,
+    so it can be reused for an unchanged tool. Keyed by ``(fingerprint, title)``."""
+
+    schema_problems: tuple[str, ...]
+    findings: tuple[Finding, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,24 +57,42 @@ def evaluate_tool(
     include: tuple[str, ...] | None,
     exclude: tuple[str, ...],
     security_policy: str,
+    cache: MutableMapping[tuple[str, str | None], ContentChecks] | None = None,
 ) -> ToolVerdict:
     """Decide whether ``tool`` may be registered, at what risk, and with which warnings.
 
     ``security_policy`` is ``block`` (a suspicious tool is rejected) or ``warn`` (registered, with the
     finding as a warning). A ``trusted`` server — one the operator controls — is scanned too, but its findings
     only warn: the operator vouched for it, and blocking its tools would be the operator arguing with itself.
+
+    ``cache`` (owned by the caller) keeps the schema check and the injection scan of each definition seen, so
+    re-listing unchanged tools (``list_changed``, a reconnect) costs a fingerprint each, not a scan.
     """
     risk = effective_risk(tool.annotations, trust)
     digest = fingerprint(tool.name, tool.description, tool.input_schema)
     filtered = is_included(tool.name, include, exclude)
     if filtered is not None:
         return ToolVerdict(rejected=filtered, risk=risk, fingerprint=digest)
-    problems = check_input_schema(tool.input_schema)
-    if problems:
-        return ToolVerdict(
-            rejected="invalid inputSchema: " + "; ".join(problems[:3]), risk=risk, fingerprint=digest
+    key = (digest, tool.title)
+    checks = cache.get(key) if cache is not None else None
+    if checks is None:
+        problems = tuple(check_input_schema(tool.input_schema))
+        # A broken schema is rejected before scanning: no need to scan what will not be registered.
+        found = (
+            ()
+            if problems
+            else tuple(scan_tool(tool.name, tool.description, tool.input_schema, title=tool.title))
         )
-    findings = scan_tool(tool.name, tool.description, tool.input_schema, title=tool.title)
+        checks = ContentChecks(problems, found)
+        if cache is not None:
+            cache[key] = checks
+    if checks.schema_problems:
+        return ToolVerdict(
+            rejected="invalid inputSchema: " + "; ".join(checks.schema_problems[:3]),
+            risk=risk,
+            fingerprint=digest,
+        )
+    findings = list(checks.findings)
     if findings:
         reason = _describe(findings)
         if security_policy == "block" and trust != "trusted":

@@ -255,6 +255,15 @@ class LineFramer:
     def feed(self, chunk: bytes) -> list[bytes]:
         """Add ``chunk``; return the frames it completed, in order."""
         if self._buffer:
+            if b"\n" not in chunk:
+                # A large frame arriving in many chunks: append (amortised O(1)) and only check the bound.
+                # Copying and re-splitting the whole buffer on every chunk made it quadratic: a 15 MiB frame
+                # held the I/O loop, and every server on it, for seconds.
+                self._buffer += chunk
+                if len(self._buffer) - self._buffer.endswith(b"\r") > self.max_frame:
+                    self._buffer.clear()
+                    raise FrameTooLarge(self.max_frame)
+                return []
             self._buffer += chunk
             data = bytes(self._buffer)
             self._buffer.clear()
