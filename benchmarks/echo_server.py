@@ -1,19 +1,27 @@
 """A minimal, fast MCP server over stdio, standard library only, for benchmarking clients.
 
-Run it as ``python benchmarks/echo_server.py``. It has one tool, ``echo``, whose result is the text of its
-``text`` argument. It does as little as a server can, so that what a benchmark measures is the client:
+Run it as ``python benchmarks/echo_server.py [--tools N] [--page-size K]``. Its first tool is ``echo``, whose
+result is the text of its ``text`` argument. ``--tools N`` (N > 1) adds ``relist``, which answers and then
+sends ``notifications/tools/list_changed`` (so a full discovery can be timed without a spawn), and
+``tool_00002`` .. up to N tools in all (each with a description and a small input schema, so a listing is
+shaped like a real one), served ``--page-size`` at a time with ``nextCursor`` (the offset of the next page,
+as a string). It does as little as a server can, so that what a benchmark measures is the client:
 
 - one request per line, answered in arrival order, one line each, flushed at once (many requests may be in
   flight; they simply queue in the pipe);
 - ``initialize`` answers the version the client asked for when it knows it, else its newest;
 - notifications are ignored; unknown methods (``server/discover`` among them) get ``-32601``, so the SDK's
-  ``mode="auto"`` probe falls back to the handshake.
+  ``mode="auto"`` probe falls back to the handshake;
+- every ``tools/list`` page is encoded once, at start-up; answering one splices in the request id.
+
+:func:`answer` is shared with ``echo_http_server.py``, which serves the same tools over Streamable HTTP.
 
 It exits when stdin closes.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from typing import Any
@@ -26,11 +34,75 @@ ECHO_TOOL = {
 }
 
 
+RELIST_TOOL = {
+    "name": "relist",
+    "description": "Answer, then announce notifications/tools/list_changed (clients list the tools again).",
+    "inputSchema": {"type": "object", "properties": {}},
+}
+LIST_CHANGED = b'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'
+
+
+def make_tools(count: int) -> list[dict[str, Any]]:
+    """Return ``count`` tools: ``echo``, ``relist`` (when ``count`` > 1), then ones shaped like real tools."""
+    tools = [ECHO_TOOL, RELIST_TOOL][:count]
+    for index in range(2, count):
+        tools.append(
+            {
+                "name": f"tool_{index:05d}",
+                "description": f"Benchmark tool number {index}: returns nothing useful, quickly.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"path": {"type": "string", "description": "Where to look."}},
+                    "required": ["path"],
+                },
+            }
+        )
+    return tools
+
+
+class Catalog:
+    """The tool listing, cut into pages that are JSON-encoded once (as ``result`` bodies)."""
+
+    def __init__(self, count: int = 1, page_size: int = 100) -> None:
+        tools = make_tools(max(1, count))
+        size = max(1, page_size)
+        self.pages: dict[str | None, bytes] = {}
+        for start in range(0, len(tools), size):
+            page: dict[str, Any] = {"tools": tools[start : start + size]}
+            if start + size < len(tools):
+                page["nextCursor"] = str(start + size)
+            self.pages[str(start) if start else None] = json.dumps(page, separators=(",", ":")).encode()
+
+    def answer(self, message: dict[str, Any]) -> bytes | None:
+        """Return the encoded response to a ``tools/list`` request, or None for an unknown cursor."""
+        cursor = (message.get("params") or {}).get("cursor")
+        page = self.pages.get(cursor)
+        if page is None:
+            return None
+        request_id = json.dumps(message["id"]).encode()
+        return b'{"jsonrpc":"2.0","id":' + request_id + b',"result":' + page + b"}"
+
+
+CATALOG = Catalog()
+
+
+def answer(message: dict[str, Any]) -> bytes:
+    """Return the encoded response (no newline) to one request."""
+    if message.get("method") == "tools/list":
+        encoded = CATALOG.answer(message)
+        if encoded is not None:
+            return encoded
+        return json.dumps(error(message, -32602, "invalid cursor"), separators=(",", ":")).encode()
+    return json.dumps(handle(message), separators=(",", ":")).encode()
+
+
 def handle(message: dict[str, Any]) -> dict[str, Any]:
-    """Return the response to one request."""
+    """Return the response to one request (``tools/list`` answers the first page only)."""
     method = message.get("method")
     params = message.get("params") or {}
     if method == "tools/call":
+        if params.get("name") == "relist":
+            return {"jsonrpc": "2.0", "id": message["id"], "result": {"content": []}}
         if params.get("name") != "echo":
             return error(message, -32602, f"unknown tool {params.get('name')!r}")
         text = (params.get("arguments") or {}).get("text", "")
@@ -44,7 +116,7 @@ def handle(message: dict[str, Any]) -> dict[str, Any]:
         version = requested if requested in KNOWN_VERSIONS else KNOWN_VERSIONS[-1]
         result = {
             "protocolVersion": version,
-            "capabilities": {"tools": {}},
+            "capabilities": {"tools": {"listChanged": True}},
             "serverInfo": {"name": "bench-echo", "version": "1.0.0"},
         }
         return {"jsonrpc": "2.0", "id": message["id"], "result": result}
@@ -60,8 +132,14 @@ def error(message: dict[str, Any], code: int, text: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": code, "message": text}}
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Answer requests on stdin until it closes."""
+    global CATALOG
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tools", type=int, default=1, help="how many tools (the first is echo)")
+    parser.add_argument("--page-size", type=int, default=100, help="tools per tools/list page")
+    args = parser.parse_args(argv)
+    CATALOG = Catalog(args.tools, args.page_size)
     readline, write, flush = sys.stdin.buffer.readline, sys.stdout.buffer.write, sys.stdout.buffer.flush
     dumps, loads = json.dumps, json.loads
     while line := readline():
@@ -73,7 +151,12 @@ def main() -> None:
             continue
         if not isinstance(message, dict) or "id" not in message:
             continue  # a notification (or a batch, which no benchmark client sends): nothing to answer
-        write(dumps(handle(message), separators=(",", ":")).encode() + b"\n")
+        if message.get("method") == "tools/call":  # the hot path: no detour
+            write(dumps(handle(message), separators=(",", ":")).encode() + b"\n")
+            if (message.get("params") or {}).get("name") == "relist":
+                write(LIST_CHANGED + b"\n")
+        else:
+            write(answer(message) + b"\n")
         flush()
 
 
