@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import http.client
 import io
 import json
 import logging
@@ -23,7 +22,7 @@ import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -33,8 +32,7 @@ from mcp_troupe.actors.oauth import InteractiveLogin, login, set_interactive_log
 from mcp_troupe.config import OAuthConfig
 from mcp_troupe.credentials import CredentialStore
 from mcp_troupe.errors import NeedsLogin
-from mcp_troupe.protocol.oauth import UserAuthorization
-from tests.unit.test_oauth_flow_local import LocalAuthServer
+from tests.unit.test_oauth_flow_local import LocalAuthServer, approve_in_browser, browser_get
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -138,9 +136,9 @@ def fake_browser(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     def approve(url: str, *, server: str = "") -> bool:
         opened.append(server)
-        status, location = _browser_get(url)
+        status, location = browser_get(url)
         assert status == 302, status
-        _browser_get(location)  # the loopback listener's callback
+        browser_get(location)  # the loopback listener's callback
         return True
 
     monkeypatch.setattr(oauth_actor, "open_browser", approve)
@@ -150,29 +148,11 @@ def fake_browser(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 @pytest.fixture
 def in_process_login() -> Iterator[None]:
     """A process that can ask its user: step-ups run an authorization in-process (the fake agent approves)."""
-    set_interactive_login(InteractiveLogin(REDIRECT, _approve))
+    set_interactive_login(InteractiveLogin(REDIRECT, approve_in_browser))
     try:
         yield
     finally:
         set_interactive_login(None)
-
-
-def _browser_get(url: str) -> tuple[int, str]:
-    parts = urlsplit(url)
-    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=5)
-    try:
-        connection.request("GET", f"{parts.path}?{parts.query}")
-        response = connection.getresponse()
-        response.read()
-        return response.status, response.getheader("Location", "")
-    finally:
-        connection.close()
-
-
-async def _approve(action: UserAuthorization) -> dict[str, str]:
-    status, location = await asyncio.to_thread(_browser_get, action.url)
-    assert status == 302, status
-    return dict(parse_qsl(urlsplit(location).query))
 
 
 def server_config(server: LocalAuthServer) -> ServerConfig:
@@ -426,7 +406,7 @@ class _PastingUser(io.StringIO):
 
     def readline(self, size: int | None = -1) -> str:
         (url,) = [word for word in self.terminal.getvalue().split() if "/authorize?" in word]
-        status, location = _browser_get(url)
+        status, location = browser_get(url)
         assert status == 302
         return location + "\n"
 

@@ -394,7 +394,7 @@ def run(coroutine: Awaitable[T]) -> T:
     return asyncio.run(bounded())
 
 
-def _browser_get(url: str) -> tuple[int, str]:
+def browser_get(url: str) -> tuple[int, str]:
     """What a browser does with a URL on our local server: GET it, report status and Location.
 
     stdlib ``http.client`` logs nothing, so the code in the Location header stays out of the captured logs
@@ -413,7 +413,7 @@ def _browser_get(url: str) -> tuple[int, str]:
 
 async def approve_in_browser(action: UserAuthorization) -> dict[str, str]:
     """A user agent that approves: GET the authorization URL, read the redirect's query."""
-    status, location = await asyncio.to_thread(_browser_get, action.url)
+    status, location = await asyncio.to_thread(browser_get, action.url)
     assert status == 302, status
     return dict(parse_qsl(urlsplit(location).query))
 
@@ -883,7 +883,7 @@ def test_a_login_through_a_real_loopback_redirect(auth_server: LocalAuthServer) 
         async with LoopbackRedirect(server="local") as redirect:
 
             async def browser(action: UserAuthorization) -> Mapping[str, str]:
-                _, redirect_to = await asyncio.to_thread(_browser_get, action.url)
+                _, redirect_to = await asyncio.to_thread(browser_get, action.url)
                 location = urlsplit(redirect_to)
                 # The "browser" lands on the listener; stdlib http.client logs nothing.
                 waiter = asyncio.ensure_future(redirect.wait(timeout=10, expected_state=action.state))
