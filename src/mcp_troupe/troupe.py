@@ -4,6 +4,12 @@ It talks to the actors only by messages (DESIGN §1): every method sends a comma
 and waits on that future with a timeout. ``acall`` awaits the future through ``asyncio.wrap_future``, so the
 caller's event loop is never blocked, and cancelling the awaiting task cancels the call on the server.
 
+A call of a tool the registry has already cleared goes straight to its connection's lane (stdio), through
+the :class:`~mcp_troupe.actors.lane.RouteBoard` the registry publishes: the caller's thread queues the
+request for the I/O loop and the loop completes the caller's future, with no actor in between. Every other
+call (the first of each tool, one that needs approval, HTTP servers, a server that is reconnecting) goes to
+the registry as a message.
+
 Results are rendered here, on the caller's thread: the output budget (``tools.mcp.max_output_chars``) cuts a
 longer text, and its whole text goes to the registry's result store, readable as ``troupe://results/<id>``.
 """
@@ -26,6 +32,7 @@ from typing import Any, TypeVar
 
 import pykka
 
+from mcp_troupe.actors.lane import CallLane, RouteBoard
 from mcp_troupe.actors.loop import IoLoop, Runtime
 from mcp_troupe.actors.registry import (
     CallTool,
@@ -62,13 +69,23 @@ APPROVAL_WAIT = 600.0
 class CallHandle:
     """A tool call in flight: wait for it with :meth:`result`, give up on it with :meth:`cancel`."""
 
-    __slots__ = ("_future", "_troupe", "_wait", "name")
+    __slots__ = ("_future", "_lane", "_request_id", "_troupe", "_wait", "name")
 
-    def __init__(self, troupe: Troupe, name: str, future: Future[Any], wait: float) -> None:
+    def __init__(
+        self,
+        troupe: Troupe,
+        name: str,
+        future: Future[Any],
+        wait: float,
+        lane: tuple[CallLane, int] | None = None,
+    ) -> None:
         self._troupe = troupe
         self._future = future
         self._wait = wait
         self.name = name
+        # A call that went through a lane is cancelled there (the actors never saw it).
+        self._lane: CallLane | None = lane[0] if lane is not None else None
+        self._request_id = lane[1] if lane is not None else 0
 
     def result(self, timeout: float | None = None) -> ToolResult:
         """Wait for the result; raise the call's error (``CallTimedOut``, ``ConnectionLost``, ...)."""
@@ -89,6 +106,8 @@ class CallHandle:
         """
         if self._future.done():
             return False
+        if self._lane is not None:
+            return self._lane.cancel(self._request_id, reason)
         self._troupe._tell(CancelToolCall(self.name, self._future, reason))
         return True
 
@@ -115,6 +134,7 @@ class Troupe:
         self.approver = approver
         self._runtime: Runtime | None = None
         self._registry: pykka.ActorRef[Any] | None = None
+        self._board = RouteBoard()
         self._lock = threading.Lock()
         self._is_stopped = False
         self._control: Any = None
@@ -139,6 +159,7 @@ class Troupe:
                     runtime=runtime,
                     reserved_names=self.builtin_tools,
                     approver=self.approver,
+                    board=self._board,
                 )
             except BaseException:
                 loop.stop()
@@ -240,11 +261,23 @@ class Troupe:
     ) -> CallHandle:
         """Start a call and return its handle at once."""
         future: Future[Any] = Future()
-        self._tell(CallTool(name, arguments, future, timeout))
+        lane = self._send_call(name, arguments, future, timeout)
         wait = (timeout if timeout is not None else self._longest_call) + CALL_WAIT_MARGIN
         if self.approver is not None and self.config.approval_mode == "ask":
             wait += APPROVAL_WAIT
-        return CallHandle(self, name, future, wait)
+        return CallHandle(self, name, future, wait, lane)
+
+    def _send_call(
+        self, name: str, arguments: Mapping[str, Any] | None, future: Future[Any], timeout: float | None
+    ) -> tuple[CallLane, int] | None:
+        """Send a call through its lane when the registry has published one, else to the registry."""
+        route = self._board.routes.get(name)
+        if route is not None and not self._is_stopped:
+            request_id = route.lane.call(route.original_name, arguments, future, route.context, timeout)
+            if request_id is not None:
+                return route.lane, request_id
+        self._tell(CallTool(name, arguments, future, timeout))
+        return None
 
     def call(
         self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
@@ -265,7 +298,7 @@ class Troupe:
         Never blocks the caller's event loop.
         """
         future: Future[Any] = Future()
-        self._tell(CallTool(name, arguments, future, timeout))
+        self._send_call(name, arguments, future, timeout)
         reply = await asyncio.wrap_future(future)
         return self._render(reply)
 

@@ -13,6 +13,13 @@ A call to one becomes a task on the I/O loop, given a snapshot of the servers, t
 completes the caller's ``reply_to``; this actor never waits for it. The registry also keeps the store of cut
 tool outputs (``troupe://results/<id>``, told by the facade with ``StoreResult``), which ``mcp_resources``
 reads.
+
+The fast path. Once a call of a tool has passed the gate with nothing to ask or record, the tool's route to
+its connection's :class:`~mcp_troupe.actors.lane.CallLane` (stdio) goes on the :class:`RouteBoard` the facade
+reads, and later calls of it skip this actor and the session (two thread hand-offs instead of five). The
+board is emptied whenever the verdict or the route could change: every rebuild of the table (a new catalog,
+a lifted quarantine), a server going down, an operator command, the shutdown. A first call, a call that
+needs approval, and any call to an HTTP server always come here.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from typing import Any, assert_never
 import pykka
 
 from mcp_troupe._futures import fail as _fail
+from mcp_troupe.actors.lane import CallLane, FastRoute, RouteBoard
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import CallRequest, CancelCall
 from mcp_troupe.actors.supervisor import (
@@ -236,9 +244,13 @@ class RegistryActor(pykka.ThreadingActor):
         reserved_names: Sequence[str] = (),
         supervisor_factory: Callable[..., pykka.ActorRef[Any]] | None = None,
         approver: Approver | None = None,
+        board: RouteBoard | None = None,
     ) -> None:
         super().__init__()
         self.approver = approver
+        # Routes the facade may take without asking us (see the module docstring); only we write it.
+        self.board = board if board is not None else RouteBoard()
+        self._lanes: dict[str, CallLane] = {}
         # Approved definitions, by fingerprint, for the life of the process (rug-pull detection).
         self._approvals = ApprovalBook()
         # Per server: the catalog the verdicts were computed for, and each tool's verdict by name.
@@ -368,6 +380,12 @@ class RegistryActor(pykka.ThreadingActor):
             _fail(msg.reply_to, ServerNotReady(route.server, state, status.last_error if status else None))
             return
         if self._is_allowed(msg, route):
+            lane = self._lanes.get(route.server)
+            if lane is not None:
+                # Cleared with nothing to ask or record: the same verdict holds until the board is emptied.
+                self.board.routes[msg.name] = FastRoute(
+                    lane, route.original_name, (self._table[msg.name].output_schema, route.server)
+                )
             self._forward(msg, route, session[1])
 
     def _forward(self, msg: CallTool, route: _Route, session: pykka.ActorRef[Any]) -> None:
@@ -563,6 +581,10 @@ class RegistryActor(pykka.ThreadingActor):
             return
         self._incarnations[msg.server] = msg.incarnation
         self._sessions[msg.server] = (msg.incarnation, msg.session)
+        if msg.lane is not None:
+            self._lanes[msg.server] = msg.lane
+        else:
+            self._lanes.pop(msg.server, None)
         self._catalogs[msg.server] = msg.catalog
         if msg.info is not None:
             self._offers[msg.server] = frozenset(
@@ -576,6 +598,8 @@ class RegistryActor(pykka.ThreadingActor):
         current = self._sessions.get(msg.server)
         if current is not None and current[0] <= msg.incarnation:
             del self._sessions[msg.server]
+            self._lanes.pop(msg.server, None)
+            self.board.routes = {}
         if msg.unregister:
             self._offers.pop(msg.server, None)
         if msg.unregister and msg.server in self._catalogs:
@@ -669,6 +693,7 @@ class RegistryActor(pykka.ThreadingActor):
             routes[verdict.qualified] = _Route(server, tool.name, tool_policy.fingerprint)
         self._table, self._routes, self._rejected = table, routes, rejected
         self._rejected_names = rejected_names
+        self.board.routes = {}
 
     def _list_tools(self, ready_only: bool) -> list[ToolSpec]:
         result = []
@@ -724,6 +749,8 @@ class RegistryActor(pykka.ThreadingActor):
             _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
             return
         supervisor = self._supervisors.get(msg.server)
+        # Calls go through us again until the server is back; its lane is about to close anyway.
+        self.board.routes = {}
         if supervisor is None:
             status = self._statuses.get(msg.server)
             if status is not None:  # configured but skipped (disabled)
@@ -744,7 +771,9 @@ class RegistryActor(pykka.ThreadingActor):
     def _on_shutdown(self, reply_to: Future[None]) -> None:
         # Unregister every MCP tool first, so after this point the model sees none.
         self._is_shut_down = True
+        self.board.routes = {}
         self._table, self._routes, self._sessions, self._catalogs = {}, {}, {}, {}
+        self._lanes = {}
         self._offers = {}
         self._results.clear()
         self._results_chars = 0

@@ -15,10 +15,11 @@ cached for the life of this session (a reconnect is a new session, so a fresh ca
 from __future__ import annotations
 
 import heapq
+import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Protocol, assert_never
@@ -28,6 +29,7 @@ import pykka
 from mcp_troupe._futures import complete as _complete
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe._version import __version__
+from mcp_troupe.actors.lane import CallLane, Received
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.transport import Open
 from mcp_troupe.errors import (
@@ -120,6 +122,8 @@ class Opened:
     outbound: Outbound
     pid: int | None = None
     session_id: str | None = None
+    # stdio: the connection's fast path for tools/call; its ids are this session's ids from now on.
+    lane: CallLane | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +230,7 @@ SessionMessage = (
     | Opened
     | OpenFailed
     | Inbound
+    | Received
     | TransportDown
     | RequestFailed
     | SessionExpired
@@ -252,6 +257,8 @@ class SessionReady:
     rejected: tuple[tuple[str, str], ...]
     pid: int | None
     session_id: str | None
+    # Open for calls from now on (stdio); the registry publishes it for tools the gate cleared.
+    lane: CallLane | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,7 +357,8 @@ class SessionActor(pykka.ThreadingActor):
         self._is_ready = False
         self._is_closed = False
 
-        self._next_id = 1
+        self._ids: Iterator[int] = itertools.count(1)
+        self._lane: CallLane | None = None
         self._pending: dict[RequestId, _Pending] = {}
         self._abandoned: deque[RequestId] = deque(maxlen=RECENTLY_ABANDONED)
         self._deadlines: list[tuple[float, RequestId]] = []
@@ -373,6 +381,9 @@ class SessionActor(pykka.ThreadingActor):
     def on_receive(self, message: Any) -> None:
         msg: SessionMessage = message
         match msg:
+            case Received():
+                if msg.incarnation == self.incarnation:
+                    self._on_received(msg)
             case Inbound():
                 if msg.incarnation == self.incarnation:
                     self._on_frames(msg.frames)
@@ -420,6 +431,9 @@ class SessionActor(pykka.ThreadingActor):
         self._outbound = msg.outbound
         self._pid = msg.pid
         self._session_id = msg.session_id
+        if msg.lane is not None:
+            self._lane = msg.lane
+            self._ids = msg.lane.ids
         # spec: lifecycle — initialize MUST be the first interaction; we offer the latest revision we speak.
         self._request_internal(
             proto.INITIALIZE,
@@ -441,6 +455,8 @@ class SessionActor(pykka.ThreadingActor):
         assert self._outbound is not None
         self._outbound.set_protocol_version(info.protocol_version)
         self._session_id = self._outbound.session_id
+        if self._lane is not None:
+            self._lane.batching = self._revision.batching
         self._notify(proto.INITIALIZED, None)
         log.debug(
             "server %s speaks %s (%s)", self.server, info.protocol_version, info.server_info.get("name")
@@ -512,6 +528,8 @@ class SessionActor(pykka.ThreadingActor):
             return
         assert self._info is not None
         self._is_ready = True
+        if self._lane is not None:
+            self._lane.open(self.call_timeout)
         safe_tell(
             self.supervisor,
             SessionReady(
@@ -522,6 +540,7 @@ class SessionActor(pykka.ThreadingActor):
                 rejected=rejected,
                 pid=self._pid,
                 session_id=self._session_id,
+                lane=self._lane,
             ),
         )
 
@@ -700,8 +719,7 @@ class SessionActor(pykka.ThreadingActor):
         on_error: Callable[[TroupeError], None] | None = None,
         context: Any = None,
     ) -> RequestId:
-        request_id = self._next_id
-        self._next_id += 1
+        request_id = next(self._ids)
         deadline = None
         if timeout is not None:
             deadline = time.monotonic() + timeout
@@ -759,6 +777,16 @@ class SessionActor(pykka.ThreadingActor):
             self._bad_frames = 0
             for message in messages:
                 self._on_message(message)
+
+    def _on_received(self, msg: Received) -> None:
+        # The lane decoded these and counted unreadable frames over every frame, its own answers included.
+        for item in msg.items:
+            if isinstance(item, MalformedMessage):
+                log.warning("server %s: skipped an unreadable frame: %s", self.server, item)
+            else:
+                self._on_message(item)
+        if msg.bad_in_a_row >= MAX_CONSECUTIVE_BAD_FRAMES:
+            self._on_transport_down(f"{msg.bad_in_a_row} unreadable frames in a row on stdout", ())
 
     def _on_bad_frame(self, exc: MalformedMessage) -> None:
         # spec: stdio — servers MUST NOT write non-MCP output to stdout; many do (a stray print). One bad line
@@ -981,6 +1009,8 @@ class SessionActor(pykka.ThreadingActor):
 
     def _fail_all(self, error: TroupeError) -> None:
         # DESIGN rule 4: a dead connection fails every pending call at once, never at its timeout.
+        if self._lane is not None:
+            self._lane.close(error)
         pending, self._pending = self._pending, {}
         self._deadlines = []
         for item in pending.values():

@@ -2,9 +2,10 @@
 
 The actor is thin: it takes ``Open`` / ``CloseTransport`` and keeps the lifecycle. The wire lives on the I/O
 loop in :class:`_StdioConnection`, an asyncio subprocess protocol: reads arrive as callbacks (no task per
-read),
-complete frames go straight to the session as one ``Inbound`` per chunk, and writes from the session's
-thread are batched into one loop wake-up per burst.
+read), and complete frames go to the connection's :class:`~mcp_troupe.actors.lane.CallLane`, which answers
+its own calls on the spot and hands everything else to the session as one ``Received`` per chunk. Writes
+from any thread (the session's, callers' through the lane) go straight into the pipe when nothing is queued
+ahead of them (see :meth:`_StdioConnection.send`), and otherwise are batched into one loop wake-up per burst.
 
 The server runs in its own process group (``start_new_session``) so that closing it also ends whatever it
 spawned — the ``npx`` / ``uv run`` wrapper case, where the real server is a grandchild that never sees EOF.
@@ -25,11 +26,12 @@ from typing import Any, assert_never
 
 import pykka
 
+from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import Runtime, safe_tell
-from mcp_troupe.actors.session import Inbound, Opened, OpenFailed, TransportDown
+from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
 from mcp_troupe.actors.transport import CloseTransport, Open
 from mcp_troupe.config import ServerConfig
-from mcp_troupe.errors import ConnectFailed, FrameTooLarge
+from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge
 from mcp_troupe.protocol.jsonrpc import LineFramer
 
 __all__ = ["INHERITED_ENVIRONMENT", "StdioTransport", "server_environment"]
@@ -115,10 +117,17 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         self._stdout_closed = False
         self._is_down = False
         self._is_closing = False
-        # Writes from the session thread are queued here and flushed by one loop callback per burst.
+        # Writes that cannot go straight into the pipe are queued here (each chunk ends in its newline) and
+        # flushed by one loop callback per burst. The lock orders every write to stdin, direct or not.
         self._out_lock = threading.Lock()
         self._out: list[bytes] = []
         self._flush_scheduled = False
+        # Our own duplicate of stdin's descriptor, for direct writes: closed only under _out_lock, so it can
+        # never be a number the loop has closed and the process reused meanwhile.
+        self._direct_fd: int | None = None
+        self.lane = CallLane(
+            server=server, incarnation=incarnation, session=session, loop=runtime.loop, send=self.send
+        )
 
     # ---- opening -----------------------------------------------------------------------------------
 
@@ -151,7 +160,7 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         if self._is_closing:  # closed while we were spawning
             await self.close(0.0)
             return
-        safe_tell(self.session, Opened(self.incarnation, self, pid=self.pid))
+        safe_tell(self.session, Opened(self.incarnation, self, pid=self.pid, lane=self.lane))
 
     def _open_failed(self, reason: str) -> None:
         self._is_down = True
@@ -167,13 +176,35 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         stdin = transport.get_pipe_transport(0)
         assert isinstance(stdin, asyncio.WriteTransport)
         self.stdin = stdin
+        pipe = stdin.get_extra_info("pipe")
+        if pipe is not None:
+            # Non-blocking like the original (the flag belongs to the shared open file).
+            self._direct_fd = os.dup(pipe.fileno())
 
     # ---- writing (Outbound) ------------------------------------------------------------------------------
 
-    def send(self, frame: bytes) -> None:
-        """Queue ``frame`` for the server's stdin; safe to call from any thread."""
+    def send(self, frame: bytes, direct: bool = True) -> None:
+        """Write ``frame`` to the server's stdin, or queue it for the loop; safe to call from any thread.
+
+        When nothing is queued ahead (ours or asyncio's buffer) the calling thread writes the frame itself,
+        without waking the loop: one thread hand-off less per request. The pipe is non-blocking, so a full
+        pipe or a partial write never blocks the caller; what is left goes through the loop, in order.
+        ``direct=False`` queues anyway: with many requests in flight, one write per burst beats one per
+        frame.
+        """
+        data = frame + b"\n"
         with self._out_lock:
-            self._out.append(frame)
+            if direct and not self._out and self._direct_fd is not None and self._is_idle():
+                try:
+                    written = os.write(self._direct_fd, data)
+                except OSError:
+                    # A full pipe (EAGAIN) or a broken one: the loop's write waits for room, or reports the
+                    # connection down.
+                    written = 0
+                if written == len(data):
+                    return
+                data = data[written:]
+            self._out.append(data)
             if self._flush_scheduled:
                 return
             self._flush_scheduled = True
@@ -181,6 +212,24 @@ class _StdioConnection(asyncio.SubprocessProtocol):
             with self._out_lock:
                 self._out.clear()
                 self._flush_scheduled = False
+
+    def _is_idle(self) -> bool:
+        # Called with _out_lock held. asyncio's buffer is written by the loop without our lock, but only
+        # while it is non-empty, and it fills only through _flush (under our lock): empty means nothing of
+        # ours is waiting to be written ahead of this frame.
+        stdin = self.stdin
+        return (
+            stdin is not None
+            and not self._is_down
+            and not stdin.is_closing()
+            and stdin.get_write_buffer_size() == 0
+        )
+
+    def _close_direct_fd(self) -> None:
+        with self._out_lock:
+            fd, self._direct_fd = self._direct_fd, None
+        if fd is not None:
+            os.close(fd)
 
     def set_protocol_version(self, version: str) -> None:
         """stdio carries no protocol-version header: nothing to do."""
@@ -192,13 +241,13 @@ class _StdioConnection(asyncio.SubprocessProtocol):
 
     def _flush(self) -> None:
         with self._out_lock:
-            frames, self._out = self._out, []
+            chunks, self._out = self._out, []
             self._flush_scheduled = False
-        stdin = self.stdin
-        if stdin is None or stdin.is_closing() or self._is_down:
-            return
-        frames.append(b"")
-        stdin.write(b"\n".join(frames))
+            stdin = self.stdin
+            if stdin is None or stdin.is_closing() or self._is_down:
+                return
+            # Under the lock: a direct write must not slip in between these chunks and the pipe.
+            stdin.write(b"".join(chunks))
 
     # ---- reading ---------------------------------------------------------------------------------------
 
@@ -212,7 +261,7 @@ class _StdioConnection(asyncio.SubprocessProtocol):
                 self._report_down(str(exc))
                 return
             if frames:
-                safe_tell(self.session, Inbound(self.incarnation, frames))
+                self.lane.receive(frames)
         elif fd == 2:
             self._on_stderr(data)
 
@@ -272,6 +321,9 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         if self._is_down:
             return
         self._is_down = True
+        self._close_direct_fd()
+        # Calls through the lane fail now, not when the session has heard of it (DESIGN rule 4).
+        self.lane.close(ConnectionLost(self.server, reason))
         if self._stderr_partial:
             self._on_stderr(b"\n")
         if not self._is_closing:
@@ -286,6 +338,8 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         if process is None or self.pid is None:
             return
         pgid = self.pid  # start_new_session: the leader's pid is the group id, fixed at spawn time
+        # The server sees EOF only once every descriptor of its stdin is closed, ours included.
+        self._close_direct_fd()
         if self.returncode is None and self.stdin is not None and not self.stdin.is_closing():
             self.stdin.close()
             await self._wait_exit(grace)
@@ -313,6 +367,7 @@ class _StdioConnection(asyncio.SubprocessProtocol):
 
     def kill_now(self) -> None:
         """Last resort from any thread: SIGKILL the whole group without waiting."""
+        self._close_direct_fd()
         if self.pid is not None and self.returncode is None:
             _kill_group(self.pid, signal.SIGKILL)
 

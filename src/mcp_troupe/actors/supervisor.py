@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 import pykka
 
+from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import (
     CatalogChanged,
@@ -144,6 +145,8 @@ class ServerUp:
     session: pykka.ActorRef[Any]
     catalog: ServerCatalog
     info: InitializeResult | None = None
+    # The connection's fast path for tools/call (stdio), open; None when calls go through the session.
+    lane: CallLane | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +379,7 @@ class ServerSupervisor(pykka.ThreadingActor):
                 msg.session,
                 ServerCatalog(self.config.name, msg.incarnation, msg.tools, msg.rejected),
                 msg.info,
+                msg.lane,
             )
         )
         self._publish_status()

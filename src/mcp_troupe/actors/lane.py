@@ -1,0 +1,293 @@
+"""CallLane: the fast path of ``tools/call`` over stdio, from the caller's thread to the I/O loop and back.
+
+Why it exists. Through the actors a call crosses five thread hand-offs (caller → registry → session → loop
+→ session → caller), and one hand-off costs 7 µs on a busy machine and about 44 µs when the other core is
+idle (``benchmarks/profile_core.py``, ``handoff.*``). For a call the registry has already cleared (the gate
+passed with nothing to ask or record: see :class:`RouteBoard`), the lane does the session's per-call work on
+the threads that are awake anyway: the caller registers the call and queues its frame for the loop, and the
+loop, which reads the answer, completes the caller's future. Two hand-offs instead of five.
+
+Who owns what. The stdio connection creates one lane per incarnation and feeds it every frame it reads (on
+the loop). The session takes its request ids from the lane (one id space, so nothing collides), sets
+:attr:`CallLane.batching` once the revision is known, opens the lane when the connection is ready and closes
+it when the connection ends (the connection also closes it the moment the process goes away). Everything
+that is not the answer to a lane call — the handshake, listings, notifications, server requests, unreadable
+frames — is decoded here once and handed to the session in order, as one :class:`Received` per read.
+
+Threads. :meth:`CallLane.call` and :meth:`CallLane.cancel` run on any thread; :meth:`CallLane.receive` and
+the deadline timer on the loop; :meth:`CallLane.open` and :meth:`CallLane.close` on the session's thread
+(and ``close`` on the loop). The pending map is a dict (single operations are atomic); the lock orders
+registering a call against closing the lane, so that no call is left pending in a closed lane.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import itertools
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import pykka
+
+from mcp_troupe._futures import complete as _complete
+from mcp_troupe._futures import fail as _fail
+from mcp_troupe.actors.loop import IoLoop, safe_tell
+from mcp_troupe.errors import CallCancelled, CallTimedOut, MalformedMessage, RemoteError, TroupeError
+from mcp_troupe.protocol import jsonrpc
+from mcp_troupe.protocol import mcp as proto
+from mcp_troupe.protocol.jsonrpc import ErrorResponse, Response
+
+__all__ = ["CallLane", "FastRoute", "Received", "RouteBoard"]
+
+log = logging.getLogger("mcp_troupe.lane")
+
+# Ids of lane calls given up on (timed out, cancelled), so that their late answers are dropped quietly.
+RECENTLY_ABANDONED = 1024
+# With at most this many calls in flight a request is written by the caller's thread at once (latency);
+# with more, requests are queued and written one burst per loop turn (throughput).
+DIRECT_WRITE_MAX_PENDING = 8
+
+
+class Send(Protocol):
+    """How the lane writes a frame: ``direct`` asks for the caller's thread to write it now if it can."""
+
+    def __call__(self, frame: bytes, direct: bool = True) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """Messages read from the wire that are not answers to lane calls, in order. (lane → session)
+
+    Unreadable frames appear as the :class:`MalformedMessage` they raised; ``bad_in_a_row`` is the number of
+    unreadable frames since the last good one, counted over every frame (lane answers included).
+    """
+
+    incarnation: int
+    items: list[jsonrpc.Message | MalformedMessage]
+    bad_in_a_row: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FastRoute:
+    """A tool the registry has cleared for the lane: where to send it and what travels with its answer."""
+
+    lane: CallLane
+    original_name: str
+    # (outputSchema, server): what the registry attaches to an answer (see ``registry.split_call_reply``).
+    context: tuple[Mapping[str, Any] | None, str]
+
+
+@dataclass(slots=True)
+class RouteBoard:
+    """The registry's published routes for the fast path, read by the facade without asking the registry.
+
+    Only the registry writes: it adds a tool after a call of it passed the gate with nothing to ask or
+    record, and replaces the whole map whenever anything that could change that verdict or the route
+    changes (a new table, an approval, a server going down). Readers take one ``routes.get(name)``.
+    """
+
+    routes: dict[str, FastRoute] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _LaneCall:
+    request_id: int
+    future: Future[Any]
+    context: Any
+    timeout: float
+    deadline: float
+
+
+class CallLane:
+    """One stdio connection's fast path for ``tools/call`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        server: str,
+        incarnation: int,
+        session: pykka.ActorRef[Any],
+        loop: IoLoop,
+        send: Send,
+    ) -> None:
+        self.server = server
+        self.incarnation = incarnation
+        self.ids = itertools.count(1)
+        # The negotiated revision allows JSON-RPC batches (2025-03-26); set by the session.
+        self.batching = False
+        self._session = session
+        self._loop = loop
+        self._send = send
+        self._lock = threading.Lock()
+        # Keyed by whatever id an answer carries (a server may echo a string or null): only ints are ours.
+        self._pending: dict[object, _LaneCall] = {}
+        # Calls are accepted between open() and close(); a closed lane never opens again.
+        self._is_open = False
+        self._is_closed = False
+        self._call_timeout = 0.0
+        self._deadlines: list[tuple[float, int]] = []
+        self._timer_token = 0
+        self._timer_at: float | None = None
+        self._abandoned: deque[object] = deque(maxlen=RECENTLY_ABANDONED)
+        self._bad_in_a_row = 0
+
+    # ---- session side ----------------------------------------------------------------------------------
+
+    def open(self, call_timeout: float) -> None:
+        """Accept calls from now on; ``call_timeout`` is the default for calls that name none."""
+        with self._lock:
+            self._call_timeout = call_timeout
+            self._is_open = not self._is_closed
+
+    def close(self, error: TroupeError) -> None:
+        """Refuse new calls and fail every pending one with ``error`` (idempotent)."""
+        with self._lock:
+            self._is_open = False
+            self._is_closed = True
+            pending, self._pending = self._pending, {}
+            self._deadlines = []
+        for call in pending.values():
+            _fail(call.future, error)
+
+    @property
+    def is_open(self) -> bool:
+        """Whether calls are accepted now."""
+        return self._is_open
+
+    # ---- caller side (any thread) --------------------------------------------------------------------
+
+    def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        reply_to: Future[Any],
+        context: Any,
+        timeout: float | None = None,
+    ) -> int | None:
+        """Send ``tools/call`` for ``name``; ``reply_to`` gets ``(raw result, context)`` or an error.
+
+        Returns the request id, or None when the lane is closed (nothing was sent and ``reply_to`` is
+        untouched: the caller takes the actors' path, which knows why the server is not there).
+        """
+        request_id = next(self.ids)
+        frame = jsonrpc.encode_request(request_id, proto.TOOLS_CALL, proto.call_tool_params(name, arguments))
+        arm_after = None
+        with self._lock:
+            if not self._is_open:
+                return None
+            limit = self._call_timeout if timeout is None else timeout
+            deadline = time.monotonic() + limit
+            self._pending[request_id] = _LaneCall(request_id, reply_to, context, limit, deadline)
+            heapq.heappush(self._deadlines, (deadline, request_id))
+            if len(self._deadlines) > 2 * len(self._pending) + 1024:
+                # Answered calls leave their deadlines behind; drop them when they dominate.
+                self._deadlines = [(call.deadline, call.request_id) for call in self._pending.values()]
+                heapq.heapify(self._deadlines)
+            if self._timer_at is None or deadline < self._timer_at:
+                self._timer_at = deadline
+                self._timer_token += 1
+                arm_after = (limit, self._timer_token)
+        if arm_after is not None:
+            self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
+        self._send(frame, len(self._pending) <= DIRECT_WRITE_MAX_PENDING)
+        # Registered after the send: a caller that already gave up cancels a request that went out.
+        reply_to.add_done_callback(functools.partial(self._on_future_done, request_id))
+        return request_id
+
+    def cancel(self, request_id: int, reason: str = "cancelled by the client") -> bool:
+        """Give up on lane call ``request_id``: tell the server, fail its future with CallCancelled.
+
+        False when the call is not pending (answered, timed out, or never a lane call).
+        """
+        call = self._pending.pop(request_id, None)
+        if call is None:
+            return False
+        self._send_cancelled(request_id, reason)
+        _fail(call.future, CallCancelled(self.server, request_id, proto.TOOLS_CALL))
+        return True
+
+    def _on_future_done(self, request_id: int, future: Future[Any]) -> None:
+        if future.cancelled():  # a cancelled acall task, or CallHandle's future cancelled by its owner
+            self.cancel(request_id, "the caller cancelled the call")
+
+    def _send_cancelled(self, request_id: int, reason: str) -> None:
+        # spec: cancellation — the sender SHOULD ignore a response that arrives afterwards.
+        self._abandoned.append(request_id)
+        self._send(jsonrpc.encode_notification(proto.CANCELLED, proto.cancelled_params(request_id, reason)))
+
+    # ---- loop side -----------------------------------------------------------------------------------
+
+    def receive(self, frames: list[bytes]) -> None:
+        """Decode ``frames``; complete lane calls; hand everything else to the session, in order."""
+        items: list[jsonrpc.Message | MalformedMessage] = []
+        pending = self._pending
+        for frame in frames:
+            try:
+                messages = jsonrpc.decode_batch(frame) if self.batching else [jsonrpc.decode(frame)]
+            except MalformedMessage as exc:
+                self._bad_in_a_row += 1
+                items.append(exc)
+                continue
+            self._bad_in_a_row = 0
+            for message in messages:
+                if isinstance(message, Response | ErrorResponse):
+                    response_id = message.id
+                    call = pending.pop(response_id, None) if pending else None
+                    if call is not None:
+                        self._answer(call, message)
+                        continue
+                    if response_id in self._abandoned:
+                        log.debug(
+                            "server %s: dropped a late answer to cancelled id %r", self.server, response_id
+                        )
+                        continue
+                items.append(message)
+        if items:
+            safe_tell(self._session, Received(self.incarnation, items, self._bad_in_a_row))
+
+    def _answer(self, call: _LaneCall, message: Response | ErrorResponse) -> None:
+        if type(message) is Response:
+            _complete(call.future, (message.result, call.context))
+            return
+        assert isinstance(message, ErrorResponse)
+        error = message.error
+        _fail(
+            call.future,
+            RemoteError(
+                self.server, call.request_id, proto.TOOLS_CALL, error.code, error.message, error.data
+            ),
+        )
+
+    def _on_timer(self, token: int) -> None:
+        expired: list[tuple[int, _LaneCall]] = []
+        arm_after = None
+        with self._lock:
+            if token != self._timer_token:
+                return  # superseded by an earlier deadline's timer
+            self._timer_at = None
+            now = time.monotonic()
+            heap = self._deadlines
+            while heap and heap[0][0] <= now:
+                deadline, request_id = heapq.heappop(heap)
+                call = self._pending.get(request_id)
+                if call is None or call.deadline != deadline:
+                    continue
+                del self._pending[request_id]
+                expired.append((request_id, call))
+            if heap:
+                self._timer_at = heap[0][0]
+                self._timer_token += 1
+                arm_after = (heap[0][0] - now, self._timer_token)
+        if arm_after is not None:
+            self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
+        for request_id, call in expired:
+            # spec: 2025-06-18 lifecycle, timeouts — send notifications/cancelled and stop waiting.
+            self._send_cancelled(request_id, f"timed out after {call.timeout:g} s")
+            _fail(call.future, CallTimedOut(self.server, request_id, proto.TOOLS_CALL, call.timeout))

@@ -1,0 +1,269 @@
+"""CallLane driven directly: frames in, futures and ``Received`` messages out, frames written recorded.
+
+The lane is the fast path of ``tools/call`` (no actor between the caller and the loop), so what these tests
+pin down is everything the session would otherwise guarantee for a call: answers and errors reach the right
+future, a timeout and a cancellation tell the server which id, a closed lane fails what is pending and
+refuses more, and everything that is not the answer to a lane call reaches the session, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from concurrent.futures import Future
+from typing import Any
+
+import pytest
+
+from mcp_troupe.actors.lane import RECENTLY_ABANDONED, CallLane, Received
+from mcp_troupe.actors.loop import Runtime
+from mcp_troupe.errors import CallCancelled, CallTimedOut, ConnectionLost, MalformedMessage, RemoteError
+from mcp_troupe.protocol.jsonrpc import Notification, Request, Response
+
+from .fakes import ProbeHandle, error_frame, notification_frame, request_frame, result_frame, start_probe
+
+pytestmark = pytest.mark.timeout(20)
+
+CONTEXT = ({"type": "object"}, "srv")
+
+
+class Wire:
+    """What the lane wrote, decoded; safe to read while the loop writes."""
+
+    def __init__(self) -> None:
+        self.frames: list[dict[str, Any]] = []
+        self.direct: list[bool] = []
+        self._changed = threading.Condition()
+
+    def send(self, frame: bytes, direct: bool = True) -> None:
+        with self._changed:
+            self.frames.append(json.loads(frame))
+            self.direct.append(direct)
+            self._changed.notify_all()
+
+    def wait_for(self, count: int, timeout: float = 5.0) -> list[dict[str, Any]]:
+        with self._changed:
+            assert self._changed.wait_for(lambda: len(self.frames) >= count, timeout), self.frames
+            return list(self.frames)
+
+
+@pytest.fixture
+def session(runtime: Runtime) -> ProbeHandle:
+    return start_probe(runtime, "session")
+
+
+@pytest.fixture
+def wire() -> Wire:
+    return Wire()
+
+
+@pytest.fixture
+def lane(runtime: Runtime, session: ProbeHandle, wire: Wire) -> CallLane:
+    lane = CallLane(server="srv", incarnation=3, session=session.ref, loop=runtime.loop, send=wire.send)
+    lane.open(call_timeout=5.0)
+    return lane
+
+
+def call(lane: CallLane, name: str = "echo", timeout: float | None = None) -> tuple[int, Future[Any]]:
+    future: Future[Any] = Future()
+    request_id = lane.call(name, {"text": "hi"}, future, CONTEXT, timeout)
+    assert request_id is not None
+    return request_id, future
+
+
+def test_a_lane_refuses_calls_until_opened_and_after_closing(
+    runtime: Runtime, session: ProbeHandle, wire: Wire
+) -> None:
+    lane = CallLane(server="srv", incarnation=1, session=session.ref, loop=runtime.loop, send=wire.send)
+    future: Future[Any] = Future()
+    assert lane.call("echo", {}, future, CONTEXT) is None
+    assert not future.done() and wire.frames == []  # untouched: the caller takes the actors' path
+    lane.open(5.0)
+    assert lane.is_open
+    lane.close(ConnectionLost("srv", "gone"))
+    assert lane.call("echo", {}, future, CONTEXT) is None
+    lane.open(5.0)  # a closed lane never opens again
+    assert not lane.is_open and wire.frames == []
+
+
+def test_an_answer_completes_the_callers_future_with_its_context_and_tells_the_session_nothing(
+    lane: CallLane, wire: Wire, session: ProbeHandle
+) -> None:
+    request_id, future = call(lane, "add")
+    (sent,) = wire.wait_for(1)
+    assert sent == {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": "add", "arguments": {"text": "hi"}},
+    }
+    lane.receive([result_frame(request_id, {"content": []})])
+    assert future.result(1) == ({"content": []}, CONTEXT)
+    lane.receive([notification_frame("notifications/message")])  # a marker: anything earlier came first
+    received = session.expect(Received)
+    assert [type(item) for item in received.items] == [Notification]
+
+
+def test_an_error_answer_fails_the_call_with_the_servers_code_message_and_id(lane: CallLane) -> None:
+    request_id, future = call(lane)
+    lane.receive([error_frame(request_id, -32602, "bad arguments", {"field": "text"})])
+    with pytest.raises(RemoteError) as caught:
+        future.result(1)
+    assert (caught.value.request_id, caught.value.code, caught.value.data) == (
+        request_id,
+        -32602,
+        {"field": "text"},
+    )
+    assert caught.value.method == "tools/call" and "bad arguments" in str(caught.value)
+
+
+def test_everything_that_is_not_a_lane_answer_reaches_the_session_in_order(
+    lane: CallLane, session: ProbeHandle
+) -> None:
+    request_id, future = call(lane)
+    lane.receive(
+        [
+            notification_frame("notifications/tools/list_changed"),
+            result_frame(request_id, {"content": []}),
+            result_frame(9999, {}),  # the session's own request (or an unknown id): the session decides
+            request_frame("s1", "ping"),
+            b"not json",
+        ]
+    )
+    received = session.expect(Received, where=lambda m: len(m.items) == 4)
+    assert received.incarnation == 3
+    kinds = [type(item) for item in received.items]
+    assert kinds == [Notification, Response, Request, MalformedMessage]
+    assert received.bad_in_a_row == 1
+    assert future.result(1)[0] == {"content": []}
+
+
+def test_bad_frames_are_counted_in_a_row_across_every_frame_lane_answers_included(
+    lane: CallLane, session: ProbeHandle
+) -> None:
+    lane.receive([b"junk", b"junk"])
+    assert session.expect(Received).bad_in_a_row == 2
+    request_id, future = call(lane)
+    lane.receive([result_frame(request_id, {"content": []})])  # a good frame, consumed by the lane
+    lane.receive([b"junk"])
+    assert session.expect(Received).bad_in_a_row == 1
+    assert future.done()
+
+
+def test_a_batch_mixes_lane_answers_and_session_messages_when_the_revision_allows_batches(
+    lane: CallLane, session: ProbeHandle
+) -> None:
+    lane.batching = True
+    request_id, future = call(lane)
+    batch = b"[" + result_frame(request_id, {"content": []}) + b"," + notification_frame("x/y") + b"]"
+    lane.receive([batch])
+    assert future.result(1)[0] == {"content": []}
+    received = session.expect(Received)
+    assert [type(item) for item in received.items] == [Notification]
+
+
+def test_a_call_that_times_out_fails_and_the_server_is_told_which_id_and_its_late_answer_is_dropped(
+    lane: CallLane, wire: Wire, session: ProbeHandle
+) -> None:
+    started = time.monotonic()
+    request_id, future = call(lane, timeout=0.2)
+    with pytest.raises(CallTimedOut) as caught:
+        future.result(3)
+    assert 0.2 <= time.monotonic() - started < 2.0
+    assert caught.value.request_id == request_id
+    cancelled = wire.wait_for(2)[1]
+    assert cancelled["method"] == "notifications/cancelled"
+    assert cancelled["params"]["requestId"] == request_id
+    assert "timed out after 0.2 s" in cancelled["params"]["reason"]
+    lane.receive([result_frame(request_id, {"content": []}), notification_frame("marker")])
+    received = session.expect(Received)
+    assert [getattr(item, "method", None) for item in received.items] == ["marker"]
+
+
+def test_an_earlier_deadline_fires_first_and_a_later_one_still_fires(lane: CallLane) -> None:
+    _, slow = call(lane, timeout=0.6)
+    _, fast = call(lane, timeout=0.1)  # arrives later but must not wait for the first timer
+    with pytest.raises(CallTimedOut):
+        fast.result(0.5)
+    assert not slow.done()
+    with pytest.raises(CallTimedOut):
+        slow.result(2)
+
+
+def test_answered_calls_never_time_out_afterwards(lane: CallLane, wire: Wire) -> None:
+    request_id, future = call(lane, timeout=0.1)
+    lane.receive([result_frame(request_id, {"content": []})])
+    time.sleep(0.3)
+    assert future.result(0)[0] == {"content": []}
+    assert len(wire.frames) == 1  # no cancellation was sent
+
+
+def test_cancel_tells_the_server_and_fails_the_future_with_call_cancelled(lane: CallLane, wire: Wire) -> None:
+    request_id, future = call(lane)
+    assert lane.cancel(request_id, "the user pressed stop")
+    with pytest.raises(CallCancelled):
+        future.result(1)
+    notice = wire.wait_for(2)[1]
+    assert notice["params"] == {"requestId": request_id, "reason": "the user pressed stop"}
+    assert not lane.cancel(request_id)  # once only
+
+
+def test_a_caller_that_cancels_its_future_cancels_the_request(lane: CallLane, wire: Wire) -> None:
+    request_id, future = call(lane)
+    assert future.cancel()
+    notice = wire.wait_for(2)[1]
+    assert notice["method"] == "notifications/cancelled" and notice["params"]["requestId"] == request_id
+
+
+def test_closing_fails_every_pending_call_with_the_reason(lane: CallLane) -> None:
+    futures = [call(lane)[1] for _ in range(5)]
+    lane.close(ConnectionLost("srv", "the server process was killed by SIGKILL"))
+    for future in futures:
+        with pytest.raises(ConnectionLost, match="SIGKILL"):
+            future.result(1)
+
+
+def test_calls_racing_a_close_from_many_threads_are_all_refused_or_failed_none_left_pending(
+    lane: CallLane,
+) -> None:
+    outcomes: list[Future[Any] | None] = []
+    lock = threading.Lock()
+
+    def caller() -> None:
+        for _ in range(200):
+            future: Future[Any] = Future()
+            accepted = lane.call("echo", {}, future, CONTEXT)
+            with lock:
+                outcomes.append(future if accepted is not None else None)
+
+    threads = [threading.Thread(target=caller) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.002)
+    lane.close(ConnectionLost("srv", "closed"))
+    for thread in threads:
+        thread.join(5)
+    accepted = [future for future in outcomes if future is not None]
+    assert all(future.done() for future in accepted)
+    assert len(outcomes) == 800
+
+
+def test_many_calls_in_flight_are_queued_for_one_write_per_burst(lane: CallLane, wire: Wire) -> None:
+    for _ in range(20):
+        call(lane)
+    # The first few go straight into the pipe; with more in flight the loop writes them in bursts.
+    assert wire.direct[:8] == [True] * 8
+    assert wire.direct[-1] is False
+
+
+def test_ids_are_shared_with_the_session_and_late_answers_to_many_cancelled_ids_stay_bounded(
+    lane: CallLane,
+) -> None:
+    session_id = next(lane.ids)
+    request_id, _future = call(lane)
+    assert request_id == session_id + 1
+    for _ in range(RECENTLY_ABANDONED + 10):
+        rid, _ = call(lane)
+        lane.cancel(rid)
+    assert len(lane._abandoned) == RECENTLY_ABANDONED
