@@ -267,3 +267,61 @@ def test_ids_are_shared_with_the_session_and_late_answers_to_many_cancelled_ids_
         rid, _ = call(lane)
         lane.cancel(rid)
     assert len(lane._abandoned) == RECENTLY_ABANDONED
+
+
+# ---- memoised pages ----------------------------------------------------------------------------------------
+
+
+def page_frame(request_id: int, names: list[str]) -> bytes:
+    tools = [{"name": name, "inputSchema": {"type": "object"}} for name in names]
+    return result_frame(request_id, {"tools": tools})
+
+
+def test_a_page_that_comes_back_byte_for_byte_is_the_same_result_object(
+    lane: CallLane, session: ProbeHandle
+) -> None:
+    lane.begin_listing()
+    first_id = next(lane.ids)
+    lane.memoize(first_id)
+    lane.receive([page_frame(first_id, ["a", "b"])])
+    first = session.expect(Received).items[0]
+    assert isinstance(first, Response)
+
+    lane.begin_listing()  # the next listing: the previous one's pages are remembered
+    again_id = next(lane.ids)
+    lane.memoize(again_id)
+    lane.receive([page_frame(again_id, ["a", "b"])])
+    again = session.expect(Received).items[0]
+    assert isinstance(again, Response) and again.id == again_id
+    assert again.result is first.result
+
+    changed_id = next(lane.ids)
+    lane.memoize(changed_id)
+    lane.receive([page_frame(changed_id, ["a", "c"])])
+    changed = session.expect(Received).items[0]
+    assert isinstance(changed, Response)
+    assert changed.result["tools"][1]["name"] == "c" and changed.result is not first.result
+
+
+def test_only_answers_to_memoised_requests_are_memoised_and_two_listings_at_most_are_kept(
+    lane: CallLane, session: ProbeHandle
+) -> None:
+    plain_id = next(lane.ids)
+    lane.receive([page_frame(plain_id, ["a"])])  # not a page the session asked to memoise
+    session.expect(Received)
+    assert lane._memo == {}
+    for listing in range(3):
+        lane.begin_listing()
+        request_id = next(lane.ids)
+        lane.memoize(request_id)
+        lane.receive([page_frame(request_id, [f"tool{listing}"])])
+        session.expect(Received)
+    assert len(lane._memo) + len(lane._memo_previous) == 2
+
+
+def test_an_error_answer_to_a_page_request_is_never_memoised(lane: CallLane, session: ProbeHandle) -> None:
+    request_id = next(lane.ids)
+    lane.memoize(request_id)
+    lane.receive([error_frame(request_id, -32603, "boom")])
+    assert session.expect(Received).items[0].__class__.__name__ == "ErrorResponse"
+    assert lane._memo == {}

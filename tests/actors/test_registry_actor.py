@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import pykka
 import pytest
 
+from mcp_troupe.actors.lane import CallLane, RouteBoard
 from mcp_troupe.actors.loop import Runtime
 from mcp_troupe.actors.registry import (
     CallTool,
@@ -59,9 +60,13 @@ class RegistryUnderTest:
         self.supervisors: dict[str, ProbeHandle] = {}
         self._told_to_report_to: list[pykka.ActorRef[Any]] = []
         self._lock = threading.Lock()
+        self.board = RouteBoard()
         self.ref = runtime.track(
             RegistryActor.start(
-                config=self.config, runtime=runtime, supervisor_factory=self._start_supervisor
+                config=self.config,
+                runtime=runtime,
+                supervisor_factory=self._start_supervisor,
+                board=self.board,
             )
         )
         self.status()  # a barrier: on_start, which starts the supervisors, has run
@@ -102,9 +107,16 @@ class RegistryUnderTest:
         self.ref.tell(CallTool(name, arguments, future, timeout))
         return future
 
-    def up(self, server: str, incarnation: int, session: ProbeHandle, *tool_names: str) -> None:
+    def up(
+        self,
+        server: str,
+        incarnation: int,
+        session: ProbeHandle,
+        *tool_names: str,
+        lane: CallLane | None = None,
+    ) -> None:
         catalog = ServerCatalog(server, incarnation, definitions(*tool_names), ())
-        self.ref.tell(ServerUp(server, incarnation, session.ref, catalog))
+        self.ref.tell(ServerUp(server, incarnation, session.ref, catalog, lane=lane))
 
 
 def definitions(*names: str) -> tuple[ToolDefinition, ...]:
@@ -362,3 +374,78 @@ def test_a_catalog_arriving_after_shutdown_does_not_bring_tools_back(
     registry.ref.tell(ServerCatalog("alpha", 1, definitions("echo", "added_late"), ()))
 
     assert registry.tools() == []
+
+
+# ---- the fast path: what the registry publishes on the route board ----------------------------------------
+
+
+def open_lane(runtime: Runtime, session: ProbeHandle, server: str = "alpha") -> CallLane:
+    lane = CallLane(
+        server=server, incarnation=1, session=session.ref, loop=runtime.loop, send=lambda *_: None
+    )
+    lane.open(30.0)
+    return lane
+
+
+@pytest.mark.timeout(15)
+def test_a_tool_is_cleared_for_its_lane_once_a_call_passed_the_gate(
+    registry: RegistryUnderTest, session: ProbeHandle, runtime: Runtime
+) -> None:
+    lane = open_lane(runtime, session)
+    registry.up("alpha", 1, session, "read.file", "other", lane=lane)
+    registry.up("beta", 1, start_probe(runtime, "http session"), "fetch")  # no lane: an HTTP server
+    assert registry.board.routes == {}
+
+    registry.call("mcp__alpha__read_file", {"path": "x"})
+    registry.call("mcp__beta__fetch")
+    session.expect(CallRequest)
+    registry.status()  # a barrier
+    route = registry.board.routes["mcp__alpha__read_file"]
+    assert (route.lane, route.original_name, route.context) == (lane, "read.file", (None, "alpha"))
+    assert set(registry.board.routes) == {"mcp__alpha__read_file"}
+
+
+@pytest.mark.timeout(15)
+def test_a_relisting_that_changed_nothing_keeps_the_table_and_the_cleared_routes(
+    registry: RegistryUnderTest, session: ProbeHandle, runtime: Runtime
+) -> None:
+    lane = open_lane(runtime, session)
+    tools = definitions("one", "two")
+    registry.ref.tell(ServerUp("alpha", 1, session.ref, ServerCatalog("alpha", 1, tools, ()), lane=lane))
+    registry.call("mcp__alpha__one")
+    session.expect(CallRequest)
+    before = registry.tools()
+    routes = registry.board.routes
+
+    registry.ref.tell(
+        ServerCatalog("alpha", 1, tools, ())
+    )  # the same definitions, as the session passes them
+    assert registry.tools() == before
+    assert registry.board.routes is routes and "mcp__alpha__one" in routes
+
+    registry.ref.tell(ServerCatalog("alpha", 1, (tools[0], *definitions("three")), ()))
+    assert set(by_name(registry.tools())) == {"mcp__alpha__one", "mcp__alpha__three"}
+    assert registry.board.routes == {}  # a new table: every tool earns the fast path again
+
+
+@pytest.mark.timeout(15)
+def test_the_board_is_emptied_when_a_server_goes_down_or_an_operator_acts(
+    registry: RegistryUnderTest, session: ProbeHandle, runtime: Runtime
+) -> None:
+    registry.up("alpha", 1, session, "one", lane=open_lane(runtime, session))
+    registry.call("mcp__alpha__one")
+    session.expect(CallRequest)
+    registry.status()
+    assert registry.board.routes
+    registry.ref.tell(ServerDown("alpha", 1, unregister=False))
+    registry.status()
+    assert registry.board.routes == {}
+
+    registry.up("alpha", 2, session, "one", lane=open_lane(runtime, session))
+    registry.call("mcp__alpha__one")
+    session.expect(CallRequest)
+    registry.status()
+    assert registry.board.routes
+    registry.ref.tell(Restart("alpha", Future()))
+    registry.status()
+    assert registry.board.routes == {}

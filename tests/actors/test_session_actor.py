@@ -801,3 +801,34 @@ def test_a_call_that_times_out_while_held_is_never_sent(scripted: ScriptedSessio
 
     sent_calls = [m for m in scripted.wire.unconsumed() if m.get("method") == "tools/call"]
     assert sent_calls == [], "a call the caller saw fail must not reach the server afterwards"
+
+
+@pytest.mark.timeout(15)
+def test_a_relisting_passes_unchanged_definitions_on_as_the_same_objects(scripted: ScriptedSession) -> None:
+    pages = [[tool("a"), tool("b")], [tool("c"), tool("d")]]
+    first = scripted.initialize()
+    scripted.answer_listing(first, pages)
+    ready = scripted.supervisor.expect(SessionReady)
+
+    # Nothing changed: every definition is the very object published before (the registry's check).
+    scripted.feed(notification_frame("notifications/tools/list_changed"))
+    scripted.answer_listing(scripted.wire.expect_request("tools/list"), pages)
+    same = scripted.supervisor.expect(CatalogChanged)
+    assert same.tools == ready.tools
+    assert all(new is old for new, old in zip(same.tools, ready.tools, strict=True))
+
+    # One tool changed on the second page, and the first page moved a tool to the end: only the changed
+    # definition is new; the unchanged ones keep their objects wherever they now are.
+    changed_pages = [[tool("b")], [tool("c"), tool("d", "now different"), tool("a")]]
+    scripted.feed(notification_frame("notifications/tools/list_changed"))
+    scripted.answer_listing(scripted.wire.expect_request("tools/list"), changed_pages)
+    changed = scripted.supervisor.expect(CatalogChanged)
+    by_name = {definition.name: definition for definition in ready.tools}
+    assert names_of(changed.tools) == ["b", "c", "d", "a"]
+    assert [definition is by_name[definition.name] for definition in changed.tools] == [
+        True,
+        True,
+        False,
+        True,
+    ]
+    assert changed.tools[2].description == "now different"

@@ -32,6 +32,7 @@ from mcp_troupe.protocol.jsonrpc import (
     encode,
     encode_notification,
     encode_request,
+    split_result,
 )
 
 PROPERTY = settings(max_examples=200, deadline=None)
@@ -586,3 +587,59 @@ def test_encoded_frames_pass_through_the_framer_unchanged() -> None:
     frames = framer.feed(b"".join(encode(message) + b"\n" for message in sent))
 
     assert [decode(frame) for frame in frames] == sent
+
+
+# --- split_result: reusing the decoding of a repeated answer ------------------------------------------------
+
+
+def _ordered_frame(members: list[tuple[str, Any]], separators: tuple[str, str]) -> bytes:
+    return (
+        "{" + separators[0].join(json.dumps(k) + separators[1] + json.dumps(v) for k, v in members) + "}"
+    ).encode()
+
+
+@PROPERTY
+@given(
+    request_id=request_ids,
+    result=json_objects,
+    id_first=st.booleans(),
+    separators=st.sampled_from([(",", ":"), (", ", ": "), (" ,", " : ")]),
+)
+def test_a_split_answer_means_what_the_whole_frame_means(
+    request_id: Any, result: dict[str, Any], id_first: bool, separators: tuple[str, str]
+) -> None:
+    head = [("id", request_id), ("jsonrpc", "2.0")] if id_first else [("jsonrpc", "2.0"), ("id", request_id)]
+    frame = _ordered_frame([*head, ("result", result)], separators)
+    split = split_result(frame)
+    assert split is not None
+    split_id, tail = split
+    assert split_id == request_id
+    assert decode(frame) == Response(split_id, json.loads(b"{" + tail)["result"])
+    # Another id with the same tail: the same result, as a full decoding says.
+    other = _ordered_frame([("jsonrpc", "2.0"), ("id", 424242), ("result", result)], separators)
+    assert split_result(other) == (424242, tail)
+    assert decode(other) == Response(424242, json.loads(b"{" + tail)["result"])
+
+
+@PROPERTY
+@given(st.binary(max_size=200) | st.builds(lambda b: b'{"jsonrpc":"2.0","id":1,' + b, st.binary(max_size=60)))
+def test_split_result_never_raises_on_arbitrary_bytes(data: bytes) -> None:
+    split = split_result(data)
+    if split is not None:
+        assert data.endswith(split[1]) and split[1].startswith(b'"result"')
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        b'{"result":{},"jsonrpc":"2.0","id":1}',  # result first: the tail would carry the id
+        b'{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"\\"result\\""}}',  # "result" inside a string
+        b'{"jsonrpc":"1.0","id":1,"result":{}}',
+        b'{"jsonrpc":"2.0","id":true,"result":{}}',
+        b'{"jsonrpc":"2.0","id":1,"extra":0,"result":{}}',
+        b'{"jsonrpc":"2.0","method":"x","result":{}}',
+        b'[{"jsonrpc":"2.0","id":1,"result":{}}]',
+    ],
+)
+def test_frames_of_another_shape_are_not_split(frame: bytes) -> None:
+    assert split_result(frame) is None

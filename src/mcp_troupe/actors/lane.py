@@ -14,6 +14,14 @@ it when the connection ends (the connection also closes it the moment the proces
 that is not the answer to a lane call — the handshake, listings, notifications, server requests, unreadable
 frames — is decoded here once and handed to the session in order, as one :class:`Received` per read.
 
+Re-listing. Pages of ``tools/list`` the session asks for are *memoised*: the decoded result of each page is
+kept by its bytes (:func:`~mcp_troupe.protocol.jsonrpc.split_result`), for this listing and the previous
+one, and a page that comes back byte for byte the same is not parsed again — the session receives the very
+same result object, recognises the page as unchanged in one comparison and passes its definitions on as the
+same objects, so nothing downstream re-checks them. A ``list_changed`` that changed nothing costs little
+more than reading the bytes. (A page whose tail repeats a top-level key, which JSON leaves undefined, is
+read as the first decoding read it.)
+
 Threads. :meth:`CallLane.call` and :meth:`CallLane.cancel` run on any thread; :meth:`CallLane.receive` and
 the deadline timer on the loop; :meth:`CallLane.open` and :meth:`CallLane.close` on the session's thread
 (and ``close`` on the loop). The pending map is a dict (single operations are atomic); the lock orders
@@ -137,6 +145,11 @@ class CallLane:
         self._timer_at: float | None = None
         self._abandoned: deque[object] = deque(maxlen=RECENTLY_ABANDONED)
         self._bad_in_a_row = 0
+        # Memoised pages (loop side; ids added by the session): request ids whose answers may be memoised,
+        # and decoded results by tail bytes, of the listing in progress and of the one before.
+        self._memo_ids: set[object] = set()
+        self._memo: dict[bytes, Any] = {}
+        self._memo_previous: dict[bytes, Any] = {}
 
     # ---- session side ----------------------------------------------------------------------------------
 
@@ -160,6 +173,16 @@ class CallLane:
     def is_open(self) -> bool:
         """Whether calls are accepted now."""
         return self._is_open
+
+    def memoize(self, request_id: int) -> None:
+        """The answer to ``request_id`` (a ``tools/list`` page, sent after this call) may be memoised."""
+        self._memo_ids.add(request_id)
+
+    def begin_listing(self) -> None:
+        """A new listing starts: the pages memoised so far become the previous listing's."""
+        self._memo_ids.clear()  # a page of an abandoned listing is not worth remembering
+        if self._memo:
+            self._memo_previous, self._memo = self._memo, {}
 
     # ---- caller side (any thread) --------------------------------------------------------------------
 
@@ -230,7 +253,10 @@ class CallLane:
         pending = self._pending
         for frame in frames:
             try:
-                messages = jsonrpc.decode_batch(frame) if self.batching else [jsonrpc.decode(frame)]
+                if self._memo_ids and not self.batching:
+                    messages = [self._decode_page(frame)]
+                else:
+                    messages = jsonrpc.decode_batch(frame) if self.batching else [jsonrpc.decode(frame)]
             except MalformedMessage as exc:
                 self._bad_in_a_row += 1
                 items.append(exc)
@@ -251,6 +277,24 @@ class CallLane:
                 items.append(message)
         if items:
             safe_tell(self._session, Received(self.incarnation, items, self._bad_in_a_row))
+
+    def _decode_page(self, frame: bytes) -> jsonrpc.Message:
+        split = jsonrpc.split_result(frame)
+        if split is None or split[0] not in self._memo_ids:
+            return jsonrpc.decode(frame)
+        request_id, tail = split
+        self._memo_ids.discard(request_id)
+        result = self._memo.get(tail)
+        if result is None:
+            result = self._memo_previous.get(tail)
+        if result is not None:
+            self._memo[tail] = result
+            return Response(request_id, result)
+        message = jsonrpc.decode(frame)
+        # Checked once, here, by the full decoding: this tail means this result for whatever head it gets.
+        if type(message) is Response and message.id == request_id:
+            self._memo[tail] = message.result
+        return message
 
     def _answer(self, call: _LaneCall, message: Response | ErrorResponse) -> None:
         if type(message) is Response:

@@ -347,8 +347,7 @@ class RegistryActor(pykka.ThreadingActor):
                 self._on_server_up(msg)
             case ServerCatalog():
                 if not self._is_shut_down and msg.incarnation == self._incarnations.get(msg.server):
-                    self._catalogs[msg.server] = msg
-                    self._rebuild()
+                    self._on_catalog(msg)
             case ServerDown():
                 self._on_server_down(msg)
             case Restart() | Stop() | Start():
@@ -592,6 +591,18 @@ class RegistryActor(pykka.ThreadingActor):
             )
         self._rebuild()
 
+    def _on_catalog(self, msg: ServerCatalog) -> None:
+        previous = self._catalogs.get(msg.server)
+        self._catalogs[msg.server] = msg
+        if previous is None or not _same_listing(previous, msg):
+            self._rebuild()
+            return
+        # A refresh that changed nothing (a list_changed storm, a server announcing more than it changes):
+        # the table, the verdicts and the cleared routes all stand.
+        cached = self._verdicts.get(msg.server)
+        if cached is not None and cached[0] is previous:
+            self._verdicts[msg.server] = (msg, cached[1])
+
     def _on_server_down(self, msg: ServerDown) -> None:
         if msg.incarnation < self._incarnations.get(msg.server, 0):
             return
@@ -613,11 +624,19 @@ class RegistryActor(pykka.ThreadingActor):
             return cached[1]
         config = self.config.servers[server]
         verdicts: dict[str, ToolVerdict] = {}
+        # A definition the session passed on unchanged is the same object as before: its verdict stands.
+        previous = cached[1] if cached is not None else {}
+        previous_tools = {tool.name: tool for tool in cached[0].tools} if cached is not None else {}
         # Checks of the previous catalog's definitions are reused; those of tools that are gone are dropped
         # below, so the cache never outgrows the server's tool list.
         checks = dict(self._content_checks.get(server, {}))
         used: set[tuple[str, str | None]] = set()
         for tool in catalog.tools:
+            if tool.name in previous and _is_same(previous_tools.get(tool.name), tool):
+                verdict = previous[tool.name]
+                used.add((verdict.fingerprint, tool.title))
+                verdicts.setdefault(tool.name, verdict)
+                continue
             verdict = evaluate_tool(
                 tool,
                 trust=config.trust_level,
@@ -786,6 +805,16 @@ class RegistryActor(pykka.ThreadingActor):
         for waiter in self._settle_waiters:
             _fail(waiter, TroupeClosed("the troupe was stopped"))
         self._settle_waiters = []
+
+
+def _is_same(a: object, b: object) -> bool:
+    return a is b
+
+
+def _same_listing(previous: ServerCatalog, new: ServerCatalog) -> bool:
+    """Whether ``new`` lists what ``previous`` did (the session passes unchanged definitions on as the same
+    objects, so this is an identity check per tool in the common case, done in C)."""
+    return previous.tools == new.tools and previous.rejected == new.rejected
 
 
 def _complete_when_all(futures: list[Future[None]], reply_to: Future[None]) -> None:

@@ -371,6 +371,13 @@ class SessionActor(pykka.ThreadingActor):
         self._listing: PageGuard | None = None
         self._listing_tools: list[ToolDefinition] = []
         self._listing_rejected: list[tuple[str, str]] = []
+        # The pages of the listing in progress and of the last one published, each as (the server's "tools"
+        # array, its parse). A page equal to the published page at the same position keeps that page's
+        # definitions (the same objects), and so do unchanged tools of a changed page: downstream, the
+        # registry recognises unchanged definitions by identity and re-checks nothing for them.
+        self._listing_pages: list[tuple[Any, proto.ToolsPage]] = []
+        self._published_pages: list[tuple[Any, proto.ToolsPage]] = []
+        self._published_by_name: dict[str, ToolDefinition] | None = None  # built when first needed
         self._is_catalog_dirty = False
         # The other catalogs, listed on demand (ListAll): complete lists by method, and listings in flight.
         self._catalog_cache: dict[str, tuple[dict[str, Any], ...]] = {}
@@ -472,13 +479,21 @@ class SessionActor(pykka.ThreadingActor):
         self._listing = PageGuard(proto.TOOLS_LIST)
         self._listing_tools = []
         self._listing_rejected = []
+        self._listing_pages = []
         self._is_catalog_dirty = False
+        if self._lane is not None:
+            self._lane.begin_listing()
         self._request_page(None)
 
     def _request_page(self, cursor: str | None) -> None:
         timeout = self.call_timeout if self._is_ready else self.handshake_timeout
-        self._request_internal(
-            proto.TOOLS_LIST, proto.list_params(cursor), self._on_tools_page, timeout=timeout
+        self._send_request(
+            proto.TOOLS_LIST,
+            proto.list_params(cursor),
+            timeout,
+            on_result=self._on_tools_page,
+            on_error=self._on_internal_error,
+            memoize=True,
         )
 
     def _on_tools_page(self, result: Mapping[str, Any]) -> None:
@@ -486,7 +501,7 @@ class SessionActor(pykka.ThreadingActor):
         if guard is None:
             return
         try:
-            page = proto.parse_tools_page(result)
+            page = self._parse_tools_page(result)
             guard.count_page()
             self._listing_tools.extend(page.tools)
             self._listing_rejected.extend(page.rejected)
@@ -506,6 +521,35 @@ class SessionActor(pykka.ThreadingActor):
             return
         self._publish_catalog()
 
+    def _parse_tools_page(self, result: Mapping[str, Any]) -> proto.ToolsPage:
+        """Parse one page, reusing the definitions of the last published listing where nothing changed."""
+        items = result.get("tools")
+        index = len(self._listing_pages)
+        previous = self._published_pages[index] if index < len(self._published_pages) else None
+        if previous is not None and isinstance(items, list) and previous[0] == items:
+            # The same page (compared in C, no parsing): only the cursor is this listing's own.
+            cursor = result.get("nextCursor")
+            if cursor is not None and not isinstance(cursor, str):
+                raise ProtocolError(f"tools/list 'nextCursor' must be a string, got {cursor!r:.40}")
+            page = proto.ToolsPage(previous[1].tools, previous[1].rejected, cursor)
+        else:
+            page = proto.parse_tools_page(result)
+            if self._published_pages:
+                page = self._reuse_unchanged(page)
+        self._listing_pages.append((items, page))
+        return page
+
+    def _reuse_unchanged(self, page: proto.ToolsPage) -> proto.ToolsPage:
+        known = self._published_by_name
+        if known is None:
+            known = {tool.name: tool for _items, old in self._published_pages for tool in old.tools}
+            self._published_by_name = known
+        tools = []
+        for tool in page.tools:
+            old = known.get(tool.name)
+            tools.append(old if old is not None and old.raw == tool.raw else tool)
+        return proto.ToolsPage(tuple(tools), page.rejected, page.next_cursor)
+
     def _on_listing_error(self, error: TroupeError) -> None:
         if not self._is_ready:
             self._report_failure(error)
@@ -523,6 +567,8 @@ class SessionActor(pykka.ThreadingActor):
         rejected = tuple(self._listing_rejected)
         self._listing_tools = []
         self._listing_rejected = []
+        self._published_pages, self._listing_pages = self._listing_pages, []
+        self._published_by_name = None
         if self._is_ready:
             safe_tell(self.supervisor, CatalogChanged(self.incarnation, tools, rejected))
             return
@@ -718,8 +764,11 @@ class SessionActor(pykka.ThreadingActor):
         on_result: Callable[[Mapping[str, Any]], None] | None = None,
         on_error: Callable[[TroupeError], None] | None = None,
         context: Any = None,
+        memoize: bool = False,
     ) -> RequestId:
         request_id = next(self._ids)
+        if memoize and self._lane is not None:
+            self._lane.memoize(request_id)  # before the write: the answer may come back at once
         deadline = None
         if timeout is not None:
             deadline = time.monotonic() + timeout

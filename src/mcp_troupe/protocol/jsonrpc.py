@@ -35,6 +35,7 @@ __all__ = [
     "encode",
     "encode_notification",
     "encode_request",
+    "split_result",
 ]
 
 RequestId = int | str
@@ -113,6 +114,36 @@ def decode(data: bytes | str) -> Message:
     if isinstance(obj, list):
         raise MalformedMessage("a JSON-RPC batch, which this protocol revision does not allow")
     return from_object(obj)
+
+
+_RESULT_KEY = b'"result"'
+
+
+def split_result(frame: bytes) -> tuple[RequestId, bytes] | None:
+    """Split a response frame into its id and its tail: the bytes from the top-level ``"result"`` key on.
+
+    Two answers whose tails are the same bytes carry the same result, so a client that has decoded one can
+    reuse that decoding for the other without parsing it again (a re-listing of an unchanged catalog). The
+    split holds when the frame has the common shape ``{"jsonrpc":"2.0","id":<id>,"result":...}`` (``jsonrpc``
+    and ``id`` in either order, before ``result``); otherwise None, and the frame is simply decoded.
+
+    Only the head is parsed, with ``"result":null}`` appended: it must be a complete object with exactly
+    ``jsonrpc`` "2.0", an id and our ``result``, which proves the head ends where a top-level member starts.
+    The tail is not checked here: whoever caches a decoding checks it once, by decoding the whole frame.
+    """
+    position = frame.find(_RESULT_KEY)
+    if position <= 0:
+        return None
+    try:
+        head = json.loads(frame[:position] + b'"result":null}')
+    except (ValueError, RecursionError):
+        return None
+    if type(head) is not dict or len(head) != 3 or head.get("jsonrpc") != "2.0" or "result" not in head:
+        return None
+    request_id = head.get("id")
+    if not isinstance(request_id, int | str) or isinstance(request_id, bool):
+        return None
+    return request_id, frame[position:]
 
 
 def decode_batch(data: bytes | str) -> list[Message]:
