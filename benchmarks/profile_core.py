@@ -4,18 +4,18 @@ Run it as ``python benchmarks/profile_core.py [--calls N] [--tools N]``. Not a s
 ``run_all.py``): an attribution, to decide what in the core is worth changing. It prints ``name value unit``
 lines.
 
-Call path. One troupe, one ``echo_server.py``, sequential ``Troupe.call``. Entry points of each stage are
-wrapped (in this process only) to take a timestamp; per call, the differences are::
+Call path. One troupe, one ``echo_server.py``, sequential ``Troupe.call`` of a tool already called once
+(so it takes the lane, not the actors). Entry points of each stage are wrapped (in this process only) to
+take a timestamp; per call, the differences are::
 
-    call.caller_to_registry     facade builds CallTool, tells the registry; registry thread wakes
-    call.registry_to_session    registry routes, builds CallRequest, tells the session; session wakes
-    call.session_to_loop        session encodes, registers, posts the write; the loop thread wakes
-    call.server_round_trip      write, the server answers, the loop reads
-    call.loop_to_session        loop frames the bytes, tells the session; session wakes
-    call.session_to_caller      session decodes, completes the future; the caller wakes and renders
+    call.caller_to_lane         facade looks up the route, makes the future
+    call.lane_to_send           lane encodes the frame, registers the call and its deadline
+    call.server_round_trip      the caller's thread writes into the pipe, the server answers, the loop reads
+    call.loop_to_caller         loop frames and decodes, completes the future; the caller wakes and renders
 
 Hand-off. One thread-to-thread hand-off through a ``queue.Queue`` (a pykka ``tell``), on the idle machine
-and with another process keeping one core busy: the unit cost the call path pays five times.
+and with another process keeping one core busy: what the actor path paid five times a call, and the lane
+pays once (the loop completing the caller's future).
 
 Connect. ``Troupe.start()`` to ``wait_ready()`` with one stdio server: the median time at which each stage
 of the connect flow begins (``connect.at.<stage>``, ms after ``start()``).
@@ -52,7 +52,7 @@ if __package__ in (None, ""):  # run as a script: make the `benchmarks` package 
 from benchmarks.clients import TroupeClient
 from benchmarks.servers import echo_command
 
-STAGES = ("caller", "registry", "session_call", "loop_flush", "loop_read", "session_frames", "done")
+STAGES = ("caller", "lane", "send", "loop_read", "done")
 
 
 def _stamp(marks: dict[str, int], stage: str, method: Callable[..., Any]) -> Callable[..., Any]:
@@ -67,15 +67,13 @@ def _stamp(marks: dict[str, int], stage: str, method: Callable[..., Any]) -> Cal
 def call_path(calls: int) -> dict[str, float]:
     """Median microseconds of each stage of a sequential ``Troupe.call``."""
     from mcp_troupe import Troupe
-    from mcp_troupe.actors import registry, session, stdio
+    from mcp_troupe.actors import lane, stdio
 
     marks: dict[str, int] = {}
     patches = [
-        (registry.RegistryActor, "on_receive", "registry"),
-        (session.SessionActor, "_on_call", "session_call"),
-        (stdio._StdioConnection, "_flush", "loop_flush"),
+        (lane.CallLane, "call", "lane"),
+        (stdio._StdioConnection, "send", "send"),
         (stdio._StdioConnection, "pipe_data_received", "loop_read"),
-        (session.SessionActor, "_on_frames", "session_frames"),
     ]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
     for owner, name, stage in patches:
@@ -101,12 +99,10 @@ def call_path(calls: int) -> dict[str, float]:
         for owner, name, method in originals:
             setattr(owner, name, method)
     names = {
-        "caller->registry": "call.caller_to_registry",
-        "registry->session_call": "call.registry_to_session",
-        "session_call->loop_flush": "call.session_to_loop",
-        "loop_flush->loop_read": "call.server_round_trip",
-        "loop_read->session_frames": "call.loop_to_session",
-        "session_frames->done": "call.session_to_caller",
+        "caller->lane": "call.caller_to_lane",
+        "lane->send": "call.lane_to_send",
+        "send->loop_read": "call.server_round_trip",
+        "loop_read->done": "call.loop_to_caller",
     }
     result = {names[key]: statistics.median(values) for key, values in durations.items()}
     result["call.total"] = sum(result.values())
@@ -192,7 +188,7 @@ def _timed(totals: dict[str, float], key: str, method: Callable[..., Any]) -> Ca
 def discovery_path(tools: int, repeat: int) -> dict[str, float]:
     """Median milliseconds of each part of a troupe re-listing ``tools`` tools after ``list_changed``."""
     from mcp_troupe import Troupe
-    from mcp_troupe.actors import registry, session, supervisor
+    from mcp_troupe.actors import lane, registry, session, supervisor
 
     marks: dict[str, int] = {}
     totals: dict[str, float] = {}
@@ -204,7 +200,8 @@ def discovery_path(tools: int, repeat: int) -> dict[str, float]:
     patches: list[tuple[Any, str, Callable[..., Any]]] = [
         (actor_session, "_start_listing", _stamp(marks, "listing_started", actor_session._start_listing)),
         (actor_session, "_publish_catalog", _stamp(marks, "listing_done", actor_session._publish_catalog)),
-        (actor_session, "_on_frames", _timed(totals, "session_frames_cpu", actor_session._on_frames)),
+        (actor_session, "_on_received", _timed(totals, "session_frames_cpu", actor_session._on_received)),
+        (lane.CallLane, "receive", _timed(totals, "loop_decode_cpu", lane.CallLane.receive)),
         (actor_supervisor, "on_receive", _stamp(marks, "supervisor", actor_supervisor.on_receive)),
         (actor_registry, "_rebuild", _timed(totals, "registry_rebuild_cpu", actor_registry._rebuild)),
     ]
@@ -234,8 +231,11 @@ def discovery_path(tools: int, repeat: int) -> dict[str, float]:
                     "discovery.path.total": (ended - started) / 1e6,
                     "discovery.path.until_listing": (marks["listing_started"] - started) / 1e6,
                     "discovery.path.listing": listing,
+                    "discovery.path.listing.loop_decode_cpu": totals.get("loop_decode_cpu", 0.0),
                     "discovery.path.listing.session_cpu": totals.get("session_frames_cpu", 0.0),
-                    "discovery.path.listing.other": listing - totals.get("session_frames_cpu", 0.0),
+                    "discovery.path.listing.other": listing
+                    - totals.get("session_frames_cpu", 0.0)
+                    - totals.get("loop_decode_cpu", 0.0),
                     "discovery.path.registry_rebuild": totals.get("registry_rebuild_cpu", 0.0),
                 }
                 for name, value in values.items():
