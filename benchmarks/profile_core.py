@@ -364,8 +364,8 @@ def handoff(rounds: int = 5000) -> dict[str, float]:
 def registry_rebuilds(servers: int, tools: int) -> dict[str, float]:
     """Seconds of registry CPU while ``servers`` servers of ``tools`` tools each connect one after another.
 
-    The registry re-applies policy to the whole table on every catalog arrival, so this grows with the
-    square of the number of servers. The actor is built but not started: ``_rebuild`` is called directly.
+    The registry updates the table for the arriving server only (``_update_server``, called directly: the
+    actor is built but not started); ``one_rebuild`` re-judges every server's tools, as an approval does.
     """
     import echo_server
 
@@ -381,7 +381,7 @@ def registry_rebuilds(servers: int, tools: int) -> dict[str, float]:
     started = time.perf_counter()
     for index in range(servers):
         table._catalogs[f"s{index}"] = ServerCatalog(f"s{index}", 1, definitions, ())
-        table._rebuild()
+        table._update_server(f"s{index}")
     total = time.perf_counter() - started
     started = time.perf_counter()
     table._rebuild()

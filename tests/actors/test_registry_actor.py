@@ -13,9 +13,11 @@ from typing import Any, TypeVar
 
 import pykka
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mcp_troupe.actors.lane import CallLane, RouteBoard
-from mcp_troupe.actors.loop import Runtime
+from mcp_troupe.actors.loop import IoLoop, Runtime
 from mcp_troupe.actors.registry import (
     CallTool,
     CancelToolCall,
@@ -39,6 +41,7 @@ from mcp_troupe.actors.supervisor import (
 )
 from mcp_troupe.config import ReconnectPolicy, ServerConfig, TroupeConfig, stdio_server
 from mcp_troupe.errors import ServerNotReady, TroupeClosed, UnknownServer, UnknownTool
+from mcp_troupe.policy.names import assign_names
 from mcp_troupe.protocol.mcp import ToolDefinition, parse_tool
 from mcp_troupe.types import ServerState, ServerStatus, ToolSpec
 
@@ -449,3 +452,53 @@ def test_the_board_is_emptied_when_a_server_goes_down_or_an_operator_acts(
     registry.ref.tell(Restart("alpha", Future()))
     registry.status()
     assert registry.board.routes == {}
+
+
+# ---- the table is updated one server at a time, and equals naming all catalogs at once ------------------
+
+SERVER_NAMES = ("a", "a__b", "fs", "fs__a", "my.fs", "my_fs")
+TOOL_NAMES = ("b__c", "c", "b", "a.b", "a_b", "read", "a__b", "mcp_resources")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(SERVER_NAMES),
+            st.none() | st.lists(st.sampled_from(TOOL_NAMES), max_size=5),
+        ),
+        max_size=12,
+    )
+)
+def test_per_server_updates_end_in_the_table_that_naming_every_catalog_at_once_gives(
+    steps: list[tuple[str, list[str] | None]],
+) -> None:
+    config = TroupeConfig(
+        approval_mode="auto", servers={name: stdio_server(name, "unused") for name in SERVER_NAMES}
+    )
+    table = RegistryActor(config=config, runtime=Runtime(IoLoop()))  # not started: driven directly
+    catalogs: dict[str, list[str]] = {}
+    for server, names in steps:
+        if names is None:
+            catalogs.pop(server, None)
+            table._catalogs.pop(server, None)
+        else:
+            catalogs[server] = names
+            table._catalogs[server] = ServerCatalog(server, 1, definitions(*names), ())
+        table._update_server(server)
+
+        batches = {name: catalogs[name] for name in SERVER_NAMES if name in catalogs}
+        expected = assign_names(batches, reserved=table.reserved_names)
+        accepted = [(v.qualified, v.server, v.tool) for v in expected.values() if v.is_accepted]
+        listed = [
+            (spec.name, spec.server, spec.original_name) for spec in table._list_tools(ready_only=False)
+        ]
+        assert listed == [item for item in accepted if item[0].startswith("mcp__")]
+        assert {q: (r.server, r.original_name) for q, r in table._routes.items()} == {
+            q: (s, t) for q, s, t in accepted
+        }
+        for name in SERVER_NAMES:
+            rejected = {
+                v.tool: v.rejected_reason for v in expected.values() if v.server == name and not v.is_accepted
+            }
+            assert table._rejected_of(name) == rejected

@@ -1,11 +1,12 @@
 """RegistryActor: the agent's entry point. Owns server → current session, the qualified tool table, the policy
 verdicts, and the latest status of every server.
 
-Policy is re-applied to the whole table every time any server's catalog arrives — first connect, reconnect and
-``list_changed`` alike — and the call path checks the current table, so no stale or rejected tool can be
-called
-(DESIGN §2 rule 8). Recomputing is cheap (names only); it is what makes "both sides of a collision are
-rejected" hold across servers and come undone when one side leaves.
+Policy is re-applied every time a server's catalog arrives — first connect, reconnect and ``list_changed``
+alike — and the call path checks the current table, so no stale or rejected tool can be called (DESIGN §2
+rule 8). The update is per server: that server's tools are re-judged, and so are the tools of other servers
+that shared a qualified name with it before or do now, which is what makes "both sides of a collision are
+rejected" hold across servers and come undone when one side leaves. Definitions that arrive unchanged (the
+same objects, see the session) keep their policy verdicts.
 
 The built-in tools ``mcp_resources`` and ``mcp_prompts`` (:mod:`mcp_troupe.builtin_tools`) are listed beside
 the MCP tools once a server has offered resources or prompts, and stay listed across that server's reconnects.
@@ -28,7 +29,7 @@ import logging
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
@@ -73,7 +74,7 @@ from mcp_troupe.errors import (
 from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.gate import decide
-from mcp_troupe.policy.names import assign_names
+from mcp_troupe.policy.names import name_rejection, qualify
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
@@ -225,6 +226,17 @@ RegistryMessage = (
 
 
 @dataclass(slots=True)
+class _ServerPart:
+    """One server's tools after policy, before naming: what the table needs to re-judge its names alone."""
+
+    policy_rejected: dict[str, str]
+    # Tool name → times listed, (first definition, its verdict), qualified name; each in listing order.
+    listed: dict[str, int] = field(default_factory=dict)
+    definitions: dict[str, tuple[ToolDefinition, ToolVerdict]] = field(default_factory=dict)
+    qualified: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
 class _Route:
     server: str
     original_name: str
@@ -261,15 +273,21 @@ class RegistryActor(pykka.ThreadingActor):
         # The built-in tools' names are reserved too: a server tool called mcp_resources is rejected as a
         # would-be shadow, like one named after any of the agent's own tools.
         self.reserved_names = tuple(dict.fromkeys((*reserved_names, *sorted(BUILTIN_NAMES))))
+        self._reserved_set = frozenset(self.reserved_names)
+        self._server_order = {name: index for index, name in enumerate(config.servers)}
         self._supervisor_factory = supervisor_factory or ServerSupervisor.start
         self._supervisors: dict[str, pykka.ActorRef[Any]] = {}
         self._statuses: dict[str, ServerStatus] = {}
         self._sessions: dict[str, tuple[int, pykka.ActorRef[Any]]] = {}
         self._incarnations: dict[str, int] = {}
         self._catalogs: dict[str, ServerCatalog] = {}
+        # The table, kept up to date one server at a time (_update_server): qualified name → spec and route;
+        # each server's tools after policy; every qualified name's holders; rejections by naming.
         self._table: dict[str, ToolSpec] = {}
         self._routes: dict[str, _Route] = {}
-        self._rejected: dict[str, dict[str, str]] = {}
+        self._parts: dict[str, _ServerPart] = {}
+        self._holders: dict[str, dict[tuple[str, str], None]] = {}
+        self._name_rejected: dict[str, dict[str, str]] = {}
         # Qualified name → why it was rejected, so calling a rejected tool says so instead of "unknown".
         self._rejected_names: dict[str, str] = {}
         self._settle_waiters: list[Future[None]] = []
@@ -482,7 +500,7 @@ class RegistryActor(pykka.ThreadingActor):
             return
         if msg.remember:
             self._approvals.approve(route.server, route.original_name, route.fingerprint)
-            self._rebuild()  # lifts a quarantine
+            self._update_server(route.server)  # lifts a quarantine
         log.info("call to %s approved (%s)", call.name, msg.why)
         session = self._sessions.get(route.server)
         if session is None:
@@ -589,13 +607,13 @@ class RegistryActor(pykka.ThreadingActor):
             self._offers[msg.server] = frozenset(
                 capability for capability in _BUILTIN_CAPABILITIES if msg.info.offers(capability)
             )
-        self._rebuild()
+        self._update_server(msg.server)
 
     def _on_catalog(self, msg: ServerCatalog) -> None:
         previous = self._catalogs.get(msg.server)
         self._catalogs[msg.server] = msg
         if previous is None or not _same_listing(previous, msg):
-            self._rebuild()
+            self._update_server(msg.server)
             return
         # A refresh that changed nothing (a list_changed storm, a server announcing more than it changes):
         # the table, the verdicts and the cleared routes all stand.
@@ -615,7 +633,7 @@ class RegistryActor(pykka.ThreadingActor):
             self._offers.pop(msg.server, None)
         if msg.unregister and msg.server in self._catalogs:
             del self._catalogs[msg.server]
-            self._rebuild()
+            self._update_server(msg.server)
 
     def _tool_verdicts(self, server: str, catalog: ServerCatalog) -> dict[str, ToolVerdict]:
         """Policy's verdict on each tool of ``catalog``, computed once per catalog that arrives."""
@@ -656,71 +674,129 @@ class RegistryActor(pykka.ThreadingActor):
         return verdicts
 
     def _rebuild(self) -> None:
-        """Re-apply policy to every catalog and swap the table in one step."""
-        definitions: dict[tuple[str, str], ToolDefinition] = {}
-        batches: dict[str, list[str]] = {}
-        policy: dict[tuple[str, str], ToolVerdict] = {}
-        rejected: dict[str, dict[str, str]] = {}
-        for server, catalog in self._catalogs.items():
-            rejected[server] = dict(catalog.rejected)
+        """Re-apply policy and naming to every server's catalog (used when anything may have changed)."""
         for server in self.config.servers:
-            received = self._catalogs.get(server)
-            if received is None:
-                continue
-            tool_verdicts = self._tool_verdicts(server, received)
-            names = batches.setdefault(server, [])
-            for tool in received.tools:
-                tool_verdict = tool_verdicts[tool.name]
-                if tool_verdict.rejected is not None:
-                    # Rejected tools take no part in naming: a filtered-out tool must not knock out its twin.
-                    rejected[server][tool.name] = tool_verdict.rejected
-                    continue
-                names.append(tool.name)
-                definitions.setdefault((server, tool.name), tool)
-                policy.setdefault((server, tool.name), tool_verdict)
-        verdicts = assign_names(batches, reserved=self.reserved_names)
-        table: dict[str, ToolSpec] = {}
-        routes: dict[str, _Route] = {}
-        rejected_names: dict[str, str] = {}
-        for (server, tool_name), verdict in verdicts.items():
-            if verdict.rejected_reason is not None:
-                rejected.setdefault(server, {})[tool_name] = verdict.rejected_reason
-                rejected_names.setdefault(verdict.qualified, verdict.rejected_reason)
-                log.warning("server %s: tool %r rejected: %s", server, tool_name, verdict.rejected_reason)
-                continue
-            tool = definitions[(server, tool_name)]
-            tool_policy = policy[(server, tool_name)]
-            is_quarantined = self._approvals.status(server, tool.name, tool_policy.fingerprint) == "changed"
-            if is_quarantined:
-                log.warning(
-                    "server %s: tool %r changed since it was approved; quarantined until approved again",
-                    server, tool.name,
-                )  # fmt: skip
-            table[verdict.qualified] = ToolSpec(
-                name=verdict.qualified,
-                original_name=tool.name,
-                server=server,
-                description=tool.description,
-                input_schema=tool.input_schema,
-                title=tool.title,
-                output_schema=tool.output_schema,
-                annotations=tool.annotations,
-                risk=tool_policy.risk,
-                is_quarantined=is_quarantined,
-                warnings=tool_policy.warnings,
-            )
-            routes[verdict.qualified] = _Route(server, tool.name, tool_policy.fingerprint)
-        self._table, self._routes, self._rejected = table, routes, rejected
-        self._rejected_names = rejected_names
+            self._update_server(server)
+
+    def _update_server(self, server: str) -> None:
+        """Bring the table up to date with ``server``'s current catalog (or its absence).
+
+        Only this server's tools are re-judged, and the tools of other servers whose qualified names it
+        held before or holds now (a collision starts or ends with it); everything else stands. So a hundred
+        servers connecting one after another cost a hundred small updates, not a hundred whole rebuilds.
+        The result equals :func:`~mcp_troupe.policy.names.assign_names` over every catalog at once.
+        """
+        old = self._parts.pop(server, None)
+        catalog = self._catalogs.get(server)
+        new = self._server_part(server, catalog) if catalog is not None else None
+        touched: dict[str, None] = {}
+        if old is not None:
+            for tool, qualified in old.qualified.items():
+                holders = self._holders[qualified]
+                del holders[(server, tool)]
+                if not holders:
+                    del self._holders[qualified]
+                touched[qualified] = None
+            self._name_rejected.pop(server, None)
+        if new is not None:
+            self._parts[server] = new
+            for tool, qualified in new.qualified.items():
+                self._holders.setdefault(qualified, {})[(server, tool)] = None
+                touched[qualified] = None
+            self._name_rejected[server] = {}
+        for qualified in touched:
+            self._table.pop(qualified, None)
+            self._routes.pop(qualified, None)
+            self._rejected_names.pop(qualified, None)
+            for other, tool in self._holders.get(qualified, ()):
+                self._name_rejected[other].pop(tool, None)
+        for qualified in touched:
+            for other, tool in self._holders.get(qualified, ()):
+                self._judge_name(other, tool, self._parts[other])
         self.board.routes = {}
+
+    def _server_part(self, server: str, catalog: ServerCatalog) -> _ServerPart:
+        part = _ServerPart(policy_rejected=dict(catalog.rejected))
+        tool_verdicts = self._tool_verdicts(server, catalog)
+        for tool in catalog.tools:
+            verdict = tool_verdicts[tool.name]
+            if verdict.rejected is not None:
+                # Rejected tools take no part in naming: a filtered-out tool must not knock out its twin.
+                part.policy_rejected[tool.name] = verdict.rejected
+                continue
+            if tool.name in part.listed:
+                part.listed[tool.name] += 1
+                continue
+            part.listed[tool.name] = 1
+            part.definitions[tool.name] = (tool, verdict)
+            part.qualified[tool.name] = qualify(server, tool.name)
+        return part
+
+    def _judge_name(self, server: str, tool_name: str, part: _ServerPart) -> None:
+        qualified = part.qualified[tool_name]
+        holders: Iterable[tuple[str, str]] = self._holders[qualified]
+        if len(self._holders[qualified]) > 1:
+            # A collision names the other sides in configuration and listing order, however they arrived.
+            holders = sorted(holders, key=self._listing_position)
+        reason = name_rejection(
+            server,
+            tool_name,
+            qualified,
+            listed=part.listed[tool_name],
+            holders=holders,
+            reserved=self._reserved_set,
+        )
+        if reason is not None:
+            self._name_rejected[server][tool_name] = reason
+            self._rejected_names.setdefault(qualified, reason)
+            log.warning("server %s: tool %r rejected: %s", server, tool_name, reason)
+            return
+        tool, verdict = part.definitions[tool_name]
+        is_quarantined = self._approvals.status(server, tool.name, verdict.fingerprint) == "changed"
+        if is_quarantined:
+            log.warning(
+                "server %s: tool %r changed since it was approved; quarantined until approved again",
+                server, tool.name,
+            )  # fmt: skip
+        self._table[qualified] = ToolSpec(
+            name=qualified,
+            original_name=tool.name,
+            server=server,
+            description=tool.description,
+            input_schema=tool.input_schema,
+            title=tool.title,
+            output_schema=tool.output_schema,
+            annotations=tool.annotations,
+            risk=verdict.risk,
+            is_quarantined=is_quarantined,
+            warnings=verdict.warnings,
+        )
+        self._routes[qualified] = _Route(server, tool.name, verdict.fingerprint)
+
+    def _listing_position(self, key: tuple[str, str]) -> tuple[int, int]:
+        server, tool_name = key
+        return self._server_order[server], list(self._parts[server].listed).index(tool_name)
+
+    def _rejected_of(self, server: str) -> dict[str, str]:
+        part = self._parts.get(server)
+        if part is None:
+            return {}
+        return {**part.policy_rejected, **self._name_rejected.get(server, {})}
 
     def _list_tools(self, ready_only: bool) -> list[ToolSpec]:
         result = []
-        for spec in self._table.values():
-            is_ready = spec.server in self._sessions
+        for server in self.config.servers:  # servers in configuration order, tools in listing order
+            part = self._parts.get(server)
+            if part is None:
+                continue
+            is_ready = server in self._sessions
             if ready_only and not is_ready:
                 continue
-            result.append(spec if is_ready else replace(spec, ready=False))
+            for tool_name, qualified in part.qualified.items():
+                spec = self._table.get(qualified)
+                if spec is None or spec.server != server or spec.original_name != tool_name:
+                    continue
+                result.append(spec if is_ready else replace(spec, ready=False))
         result.extend(self._builtin_specs(ready_only))
         return result
 
@@ -748,7 +824,7 @@ class RegistryActor(pykka.ThreadingActor):
         for spec in self._table.values():
             counts[spec.server] = counts.get(spec.server, 0) + 1
         return [
-            replace(status, tool_count=counts.get(name, 0), rejected=dict(self._rejected.get(name, {})))
+            replace(status, tool_count=counts.get(name, 0), rejected=self._rejected_of(name))
             for name, status in self._statuses.items()
         ]
 
@@ -792,6 +868,7 @@ class RegistryActor(pykka.ThreadingActor):
         self._is_shut_down = True
         self.board.routes = {}
         self._table, self._routes, self._sessions, self._catalogs = {}, {}, {}, {}
+        self._parts, self._holders, self._name_rejected, self._rejected_names = {}, {}, {}, {}
         self._lanes = {}
         self._offers = {}
         self._results.clear()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "SERVER_NAME_PATTERN",
     "NameVerdict",
     "assign_names",
+    "name_rejection",
     "qualify",
     "sanitize",
 ]
@@ -130,18 +131,42 @@ def assign_names(
     verdicts: dict[tuple[str, str], NameVerdict] = {}
     for key, qualified in qualified_of.items():
         server, tool = key
-        reasons: list[str] = []
-        if listed_count[key] > 1:
-            reasons.append(f"tool {tool!r} is listed {listed_count[key]} times by server {server!r}")
-        if qualified in reserved_names:
-            reasons.append(f"qualified name {qualified!r} is a built-in tool of the agent")
-        if tool in reserved_names:
-            reasons.append(f"tool {tool!r} of server {server!r} is named like the built-in tool {tool!r}")
-        others = [other for other in holders[qualified] if other != key]
-        if others:
-            named = ", ".join(f"{tool_name!r} of server {server_name!r}" for server_name, tool_name in others)
-            reasons.append(f"qualified name {qualified!r} collides with {named}")
-        verdicts[key] = NameVerdict(
-            server=server, tool=tool, qualified=qualified, rejected_reason="; ".join(reasons) or None
+        reason = name_rejection(
+            server,
+            tool,
+            qualified,
+            listed=listed_count[key],
+            holders=holders[qualified],
+            reserved=reserved_names,
         )
+        verdicts[key] = NameVerdict(server=server, tool=tool, qualified=qualified, rejected_reason=reason)
     return verdicts
+
+
+def name_rejection(
+    server: str,
+    tool: str,
+    qualified: str,
+    *,
+    listed: int,
+    holders: Iterable[tuple[str, str]],
+    reserved: Collection[str],
+) -> str | None:
+    """Why ``tool`` of ``server`` may not be offered as ``qualified``, or None (see :func:`assign_names`).
+
+    ``listed`` is how many times its server listed it; ``holders`` every ``(server, tool)`` whose qualified
+    name is ``qualified`` (itself included, in first-seen order). For callers that keep the holders
+    themselves and re-judge only the names a change touched.
+    """
+    reasons: list[str] = []
+    if listed > 1:
+        reasons.append(f"tool {tool!r} is listed {listed} times by server {server!r}")
+    if qualified in reserved:
+        reasons.append(f"qualified name {qualified!r} is a built-in tool of the agent")
+    if tool in reserved:
+        reasons.append(f"tool {tool!r} of server {server!r} is named like the built-in tool {tool!r}")
+    others = [other for other in holders if other != (server, tool)]
+    if others:
+        named = ", ".join(f"{tool_name!r} of server {server_name!r}" for server_name, tool_name in others)
+        reasons.append(f"qualified name {qualified!r} collides with {named}")
+    return "; ".join(reasons) or None
