@@ -1,15 +1,45 @@
-"""Injection scanning: each rule alone, where findings point, safe excerpts, the banner for external text."""
+"""Injection scanning: each rule alone, where findings point, safe excerpts, the prefilter that keeps it fast,
+the banner for external text."""
 
 from __future__ import annotations
 
 import base64
 import dataclasses
+import json
+import re
+import string
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mcp_troupe.policy.injection import RULES, Finding, banner, scan_text, scan_tool, wrap_untrusted
+from mcp_troupe.policy.injection import (
+    _ASCII_LOOKALIKES,
+    _CHECKS,
+    _PREFILTER,
+    _PUT_INTO_PARAMETER,
+    _SECRET,
+    _SEND_TO_ADDRESS,
+    _SEND_TO_ADDRESS_QUALIFIER,
+    _SENSITIVE_PATHS,
+    _TEXT_RULES,
+    RULES,
+    Finding,
+    _folded,
+    _scan,
+    _scan_tool_unfiltered,
+    _scan_unfiltered,
+    _secret_into_parameter,
+    _sent_to_address,
+    banner,
+    scan_text,
+    scan_tool,
+    wrap_untrusted,
+)
 
 
 def tags(text: str) -> str:
@@ -213,6 +243,125 @@ def test_scanning_a_large_text_stays_fast() -> None:
     started = time.process_time()
     scan_text(text)
     assert time.process_time() - started < 0.5
+
+
+# --- the prefilter: the fast scan finds exactly what running every check finds ------------------------------
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS_TOOLS: list[dict[str, Any]] = [
+    tool
+    for name in ("benign_tools.json", "poisoned_tools.json")
+    for tool in json.loads((CORPUS / name).read_text(encoding="utf-8"))["tools"]
+]
+# Characters that IGNORECASE matches to an ASCII letter.
+LOOKALIKES = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
+
+
+def test_the_prefilter_changes_no_finding_on_the_corpus() -> None:
+    for tool in CORPUS_TOOLS:
+        definition = (tool["name"], tool["description"], tool["inputSchema"])
+        assert scan_tool(*definition) == _scan_tool_unfiltered(*definition), tool["name"]
+
+
+def test_the_prefilter_changes_no_finding_on_the_examples() -> None:
+    for text in [text for _, text in FLAGGED] + CLEAN:
+        assert scan_text(text) == _scan_unfiltered(text, "text"), text
+        assert _scan(text, "name", True) == _scan_unfiltered(text, "name", True), text
+
+
+@st.composite
+def disguised(draw: st.DrawFn, texts: st.SearchStrategy[str]) -> str:
+    """A text with some letters in the other case or replaced by a non-ASCII lookalike."""
+    text = draw(texts)
+    changes = draw(st.lists(st.tuples(st.integers(0, max(0, len(text) - 1)), st.booleans()), max_size=6))
+    chars = list(text)
+    for index, to_lookalike in changes:
+        if index < len(chars):
+            char = chars[index]
+            if to_lookalike and char.lower() in LOOKALIKES:
+                chars[index] = draw(st.sampled_from(LOOKALIKES[char.lower()]))
+            else:
+                chars[index] = char.swapcase()
+    return "".join(chars)
+
+
+SAMPLES = [text for _, text in FLAGGED] + CLEAN + [tool["description"] for tool in CORPUS_TOOLS]
+TRIGGERS = sorted(
+    {entry for _, checks in _TEXT_RULES for _, needs in checks for group in needs for entry in group}
+)
+
+
+@st.composite
+def piece_of_a_sample(draw: st.DrawFn) -> str:
+    sample = draw(st.sampled_from(SAMPLES))
+    start = draw(st.integers(0, len(sample)))
+    return sample[start : draw(st.integers(start, len(sample)))]
+
+
+# Random text, pieces of the example and corpus texts, the prefilter's trigger words, glued with separators
+# that do and do not end a word or a sentence.
+MIXED_TEXT = disguised(
+    st.lists(
+        st.one_of(
+            piece_of_a_sample(),
+            st.sampled_from(TRIGGERS),
+            st.text(max_size=12),
+            st.sampled_from([" ", "", "_", "-", ". ", "\n", "'", "`", ":", "/", "~/."]),
+        ),
+        max_size=12,
+    ).map("".join)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=MIXED_TEXT)
+def test_the_prefilter_changes_no_finding(text: str) -> None:
+    assert scan_text(text) == _scan_unfiltered(text, "text")
+    assert _scan(text, "name", True) == _scan_unfiltered(text, "name", True)
+
+
+def matching_text(check: Any) -> st.SearchStrategy[str]:
+    """Texts that ``check``'s regex matches; for the two checks that also look at the sentence, with words
+    that make them match often."""
+    if check is _sent_to_address:
+        parts = [_SEND_TO_ADDRESS, _SEND_TO_ADDRESS_QUALIFIER]
+    elif check is _secret_into_parameter:
+        parts = [_PUT_INTO_PARAMETER, _SECRET, *_SENSITIVE_PATHS]
+    else:
+        return st.from_regex(check.__self__)
+    first = st.from_regex(parts[0], fullmatch=True)
+    second = st.sampled_from(parts[1:]).flatmap(lambda regex: st.from_regex(regex, fullmatch=True))
+    return st.tuples(first, st.sampled_from([" ", ", "]), second).map("".join)
+
+
+# A check's number, and a text made to match it.
+CHECK_CASES = st.one_of(
+    [st.tuples(st.just(number), disguised(matching_text(check))) for number, (_, check) in enumerate(_CHECKS)]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=CHECK_CASES)
+def test_every_text_a_check_matches_has_the_triggers_of_that_check(case: tuple[int, str]) -> None:
+    number, text = case
+    _, check = _CHECKS[number]
+    if check(text) is not None:
+        assert number in _PREFILTER.runnable(text)
+
+
+def test_only_the_ascii_lookalikes_fold_to_ascii() -> None:
+    lookalikes = {chr(code) for code in _ASCII_LOOKALIKES}
+    others = "".join(chr(code) for code in range(0x80, sys.maxunicode + 1) if chr(code) not in lookalikes)
+    for char in string.ascii_lowercase + string.digits + string.punctuation + " ":
+        # No other non-ASCII character matches an ASCII one, whatever the case ...
+        assert re.findall(re.escape(char), others, re.IGNORECASE) == [], char
+        # ... and each lookalike folds to the letter it matches.
+        for lookalike in lookalikes:
+            assert bool(re.fullmatch(re.escape(char), lookalike, re.IGNORECASE)) == (
+                _folded(lookalike) == char
+            )
+    # Lower-casing turns no other character into an ASCII letter or digit.
+    assert re.findall(r"[a-z0-9]", others.lower()) == []
 
 
 # --- the banner for external text -------------------------------------------------------------------------
