@@ -15,9 +15,11 @@ spec: lifecycle, stdio shutdown — close stdin, wait, SIGTERM, wait, SIGKILL.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import signal
+import subprocess
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -96,6 +98,158 @@ def _kill_group(pgid: int, sig: signal.Signals) -> None:
         pass
 
 
+def _pidfd_works() -> bool:
+    if not hasattr(os, "pidfd_open"):
+        return False
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError:  # a kernel before 5.3, or a sandbox that forbids the call
+        return False
+    return True
+
+
+HAS_PIDFD = _pidfd_works()
+"""Whether child exits can be watched with a pidfd on the loop; otherwise asyncio's child watcher is used."""
+
+
+class _PipeProtocol(asyncio.Protocol):
+    """Relays one pipe of a :class:`_PidfdSubprocess` to the connection, tagged with its descriptor number."""
+
+    def __init__(self, connection: _StdioConnection, fd: int) -> None:
+        self.connection = connection
+        self.fd = fd
+
+    def data_received(self, data: bytes) -> None:
+        self.connection.pipe_data_received(self.fd, data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.connection.pipe_connection_lost(self.fd, exc)
+
+
+class _PidfdSubprocess(asyncio.SubprocessTransport):
+    """A server process whose exit the loop watches through a pidfd: no thread per child.
+
+    On Python 3.11 asyncio watches every child with a thread blocked in ``waitpid`` (ThreadedChildWatcher);
+    with a hundred servers that is a hundred threads doing nothing. A pidfd becomes readable when the process
+    exits, so the loop watches it like any descriptor and reaps the child then. Only what this module uses of
+    ``asyncio.SubprocessTransport`` is here; without pidfd support (old kernels) the module uses asyncio's.
+    """
+
+    def __init__(self, popen: subprocess.Popen[bytes], pidfd: int, connection: _StdioConnection) -> None:
+        super().__init__()
+        self._popen = popen
+        self._pidfd: int | None = pidfd
+        self._connection = connection
+        self._pipes: dict[int, asyncio.BaseTransport] = {}
+        self._open_pipes = 0
+        self._returncode: int | None = None
+        self._closed = False
+        self._is_watching = False
+
+    @classmethod
+    async def spawn(
+        cls, connection: _StdioConnection, argv: list[str], env: dict[str, str], cwd: str | None
+    ) -> _PidfdSubprocess:
+        loop = asyncio.get_running_loop()
+        popen = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+            bufsize=0,
+        )
+        pidfd = os.pidfd_open(popen.pid)
+        self = cls(popen, pidfd, connection)
+        try:
+            assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
+            stdin, _ = await loop.connect_write_pipe(lambda: _PipeProtocol(connection, 0), popen.stdin)
+            self._pipes[0] = stdin
+            connection.connection_made(self)  # before any read: the connection writes from the start
+            for fd, pipe in ((1, popen.stdout), (2, popen.stderr)):
+                transport, _ = await loop.connect_read_pipe(
+                    functools.partial(_PipeProtocol, connection, fd), pipe
+                )
+                self._pipes[fd] = transport
+                self._open_pipes += 1
+        except BaseException:
+            self.close()
+            raise
+        loop.add_reader(pidfd, self._on_pidfd_readable)
+        self._is_watching = True
+        return self
+
+    def _on_pidfd_readable(self) -> None:
+        returncode = self._popen.poll()  # reaps the child
+        if returncode is not None:
+            self._on_exit(returncode)
+
+    def _on_exit(self, returncode: int) -> None:
+        self._returncode = returncode
+        self._forget_pidfd()
+        self._connection.process_exited()
+
+    def _forget_pidfd(self) -> None:
+        if self._pidfd is None:
+            return
+        if self._is_watching:
+            asyncio.get_running_loop().remove_reader(self._pidfd)
+            self._is_watching = False
+        os.close(self._pidfd)
+        self._pidfd = None
+
+    def get_pid(self) -> int:
+        return self._popen.pid
+
+    def get_returncode(self) -> int | None:
+        return self._returncode
+
+    def get_pipe_transport(self, fd: int) -> asyncio.BaseTransport | None:
+        return self._pipes.get(fd)
+
+    def is_closing(self) -> bool:
+        return self._closed
+
+    def send_signal(self, signal: int) -> None:
+        if self._returncode is None:
+            self._popen.send_signal(signal)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def close(self) -> None:
+        """Close the pipes; a process still running is killed (as asyncio's transport does).
+
+        Never waits: the pidfd stays watched until the killed process is reaped.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        for transport in self._pipes.values():
+            transport.close()
+        if not self._pipes:  # failed before the pipes were connected: their files are still ours
+            for stream in (self._popen.stdin, self._popen.stdout, self._popen.stderr):
+                if stream is not None:
+                    stream.close()
+        if self._returncode is not None:
+            return
+        returncode = self._popen.poll()
+        if returncode is not None:
+            self._on_exit(returncode)
+            return
+        try:
+            self._popen.kill()
+        except OSError:
+            pass
+        if not self._is_watching:  # spawn failed half-way: nobody will reap it on the loop
+            self._forget_pidfd()
+
+
 class _StdioConnection(asyncio.SubprocessProtocol):
     """The loop side of one stdio connection. Every method except :meth:`send` runs on the I/O loop."""
 
@@ -135,17 +289,22 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         loop = asyncio.get_running_loop()
         self._exited = asyncio.Event()
         try:
-            transport, _ = await loop.subprocess_exec(
-                lambda: self,
-                command,
-                *args,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                env=env,
-                cwd=cwd,
-                start_new_session=True,
-            )
+            if HAS_PIDFD:
+                transport: asyncio.SubprocessTransport = await _PidfdSubprocess.spawn(
+                    self, [command, *args], env, cwd
+                )
+            else:
+                transport, _ = await loop.subprocess_exec(
+                    lambda: self,
+                    command,
+                    *args,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                    env=env,
+                    cwd=cwd,
+                    start_new_session=True,
+                )
         except FileNotFoundError as exc:
             if cwd is not None and exc.filename == cwd:
                 self._open_failed(f"working directory {cwd!r} does not exist")
