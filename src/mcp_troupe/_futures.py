@@ -7,13 +7,23 @@ own thread, so completing one is always "if still pending": the check and the se
 
 from __future__ import annotations
 
-from concurrent.futures import Future, InvalidStateError
-from typing import Any
+from concurrent.futures import InvalidStateError
+from typing import Any, Protocol
 
-__all__ = ["complete", "fail"]
+__all__ = ["Completable", "complete", "fail"]
 
 
-def complete(future: Future[Any], result: Any) -> None:
+class Completable(Protocol):
+    """What these helpers complete: a ``concurrent.futures.Future`` or anything shaped like one."""
+
+    def done(self) -> bool: ...
+
+    def set_result(self, result: Any) -> None: ...
+
+    def set_exception(self, exception: BaseException | None) -> None: ...
+
+
+def complete(future: Completable, result: Any) -> None:
     """Set ``result`` unless the future is already done (cancelled by its caller, typically)."""
     if not future.done():
         try:
@@ -22,7 +32,7 @@ def complete(future: Future[Any], result: Any) -> None:
             pass
 
 
-def fail(future: Future[Any], error: BaseException) -> None:
+def fail(future: Completable, error: BaseException) -> None:
     """Set ``error`` unless the future is already done."""
     if not future.done():
         try:

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 import pykka
 
-from mcp_troupe.actors.lane import CallLane, RouteBoard
+from mcp_troupe.actors.lane import CallLane, LoopReply, RouteBoard
 from mcp_troupe.actors.loop import IoLoop, Runtime
 from mcp_troupe.actors.registry import (
     CallTool,
@@ -297,8 +297,13 @@ class Troupe:
 
         Never blocks the caller's event loop.
         """
+        route = self._board.routes.get(name)
+        if route is not None and not self._is_stopped:
+            reply_to = LoopReply(asyncio.get_running_loop())
+            if route.lane.call(route.original_name, arguments, reply_to, route.context, timeout) is not None:
+                return self._render(await reply_to.future)
         future: Future[Any] = Future()
-        self._send_call(name, arguments, future, timeout)
+        self._tell(CallTool(name, arguments, future, timeout))
         reply = await asyncio.wrap_future(future)
         return self._render(reply)
 

@@ -8,15 +8,16 @@ refuses more, and everything that is not the answer to a lane call reaches the s
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from typing import Any
 
 import pytest
 
-from mcp_troupe.actors.lane import RECENTLY_ABANDONED, CallLane, Received
+from mcp_troupe.actors.lane import RECENTLY_ABANDONED, CallLane, LoopReply, Received
 from mcp_troupe.actors.loop import Runtime
 from mcp_troupe.errors import CallCancelled, CallTimedOut, ConnectionLost, MalformedMessage, RemoteError
 from mcp_troupe.protocol.jsonrpc import Notification, Request, Response
@@ -325,3 +326,54 @@ def test_an_error_answer_to_a_page_request_is_never_memoised(lane: CallLane, ses
     lane.receive([error_frame(request_id, -32603, "boom")])
     assert session.expect(Received).items[0].__class__.__name__ == "ErrorResponse"
     assert lane._memo == {}
+
+
+# ---- LoopReply: acall's reply, completed straight into the caller's asyncio future ------------------------
+
+
+def test_a_loop_reply_completes_the_asyncio_future_from_another_thread_once() -> None:
+    async def scenario() -> Any:
+        reply = LoopReply(asyncio.get_running_loop())
+        thread = threading.Thread(target=reply.set_result, args=(({"content": []}, CONTEXT),))
+        thread.start()
+        result = await asyncio.wait_for(reply.future, 5)
+        thread.join()
+        assert reply.done()
+        with pytest.raises(InvalidStateError):
+            reply.set_exception(RuntimeError("twice"))
+        return result
+
+    assert asyncio.run(scenario()) == ({"content": []}, CONTEXT)
+
+
+def test_a_lane_call_awaited_through_a_loop_reply_gets_errors_and_cancellation_right(
+    lane: CallLane, wire: Wire
+) -> None:
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        reply = LoopReply(loop)
+        request_id = lane.call("echo", {}, reply, CONTEXT)
+        assert request_id is not None
+        await loop.run_in_executor(None, lane.receive, [error_frame(request_id, -1, "nope")])
+        with pytest.raises(RemoteError, match="nope"):
+            await asyncio.wait_for(reply.future, 5)
+
+        reply = LoopReply(loop)
+        cancelled_id = lane.call("echo", {}, reply, CONTEXT)
+        reply.future.cancel()
+        await asyncio.sleep(0)  # the done callback runs on this loop
+        notice = wire.wait_for(3)[2]
+        assert notice["method"] == "notifications/cancelled"
+        assert notice["params"]["requestId"] == cancelled_id
+        # A late answer after the cancellation settles nothing and raises nothing.
+        lane.receive([result_frame(cancelled_id, {"content": []})])
+
+    asyncio.run(scenario())
+
+
+def test_a_loop_reply_whose_loop_has_closed_is_completed_quietly() -> None:
+    loop = asyncio.new_event_loop()
+    reply = LoopReply(loop)
+    loop.close()
+    reply.set_result("nobody is waiting")  # no exception: the caller is gone
+    assert reply.done()

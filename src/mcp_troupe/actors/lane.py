@@ -30,6 +30,7 @@ registering a call against closing the lane, so that no call is left pending in 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import heapq
 import itertools
@@ -37,8 +38,8 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
-from concurrent.futures import Future
+from collections.abc import Callable, Mapping
+from concurrent.futures import InvalidStateError
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -52,7 +53,7 @@ from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.jsonrpc import ErrorResponse, Response
 
-__all__ = ["CallLane", "FastRoute", "Received", "RouteBoard"]
+__all__ = ["CallLane", "FastRoute", "LoopReply", "Received", "Reply", "RouteBoard"]
 
 log = logging.getLogger("mcp_troupe.lane")
 
@@ -67,6 +68,72 @@ class Send(Protocol):
     """How the lane writes a frame: ``direct`` asks for the caller's thread to write it now if it can."""
 
     def __call__(self, frame: bytes, direct: bool = True) -> None: ...
+
+
+class Reply(Protocol):
+    """Where a lane call's answer goes: a ``concurrent.futures.Future``, or a :class:`LoopReply`."""
+
+    def done(self) -> bool: ...
+
+    def cancelled(self) -> bool: ...
+
+    def set_result(self, result: Any) -> None: ...
+
+    def set_exception(self, exception: BaseException | None) -> None: ...
+
+    def add_done_callback(self, fn: Callable[[Any], object]) -> None: ...
+
+
+class LoopReply:
+    """A lane call's reply for a caller awaiting on an asyncio loop (``Troupe.acall``).
+
+    Completing it schedules the result straight into the caller's asyncio future, one
+    ``call_soon_threadsafe``; a ``concurrent.futures.Future`` relayed by ``asyncio.wrap_future`` costs two
+    lock rounds and a chain of callbacks more on every call. Completed from any thread, at most once (the
+    lane's pending map decides which of answer, timeout, cancel and close gets to); a cancelled asyncio
+    future reports as cancelled, so the lane tells the server.
+    """
+
+    __slots__ = ("_is_done", "_loop", "future")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self.future: asyncio.Future[Any] = loop.create_future()
+        self._is_done = False
+
+    def done(self) -> bool:
+        return self._is_done or self.future.done()
+
+    def cancelled(self) -> bool:
+        return self.future.cancelled()
+
+    def set_result(self, result: Any) -> None:
+        self._settle(result, None)
+
+    def set_exception(self, exception: BaseException | None) -> None:
+        self._settle(None, exception)
+
+    def _settle(self, result: Any, exception: BaseException | None) -> None:
+        if self._is_done:
+            raise InvalidStateError("the reply is already complete")
+        self._is_done = True
+        try:
+            self._loop.call_soon_threadsafe(_settle_future, self.future, result, exception)
+        except RuntimeError:  # the caller's loop is closed: nobody is waiting any more
+            pass
+
+    def add_done_callback(self, fn: Callable[[Any], object]) -> None:
+        """Call ``fn(self)`` when the asyncio future is done; only from the caller's loop thread."""
+        self.future.add_done_callback(lambda _future: fn(self))
+
+
+def _settle_future(future: asyncio.Future[Any], result: Any, exception: BaseException | None) -> None:
+    if future.done():  # cancelled meanwhile
+        return
+    if exception is not None:
+        future.set_exception(exception)
+    else:
+        future.set_result(result)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +174,7 @@ class RouteBoard:
 @dataclass(slots=True)
 class _LaneCall:
     request_id: int
-    future: Future[Any]
+    future: Reply
     context: Any
     timeout: float
     deadline: float
@@ -190,7 +257,7 @@ class CallLane:
         self,
         name: str,
         arguments: Mapping[str, Any] | None,
-        reply_to: Future[Any],
+        reply_to: Reply,
         context: Any,
         timeout: float | None = None,
     ) -> int | None:
@@ -236,7 +303,7 @@ class CallLane:
         _fail(call.future, CallCancelled(self.server, request_id, proto.TOOLS_CALL))
         return True
 
-    def _on_future_done(self, request_id: int, future: Future[Any]) -> None:
+    def _on_future_done(self, request_id: int, future: Reply) -> None:
         if future.cancelled():  # a cancelled acall task, or CallHandle's future cancelled by its owner
             self.cancel(request_id, "the caller cancelled the call")
 
