@@ -55,7 +55,7 @@ async def run_group(figures: Figures, settings: Settings, names: tuple[str, ...]
     """Every HTTP latency and throughput figure."""
     if "troupe" in names and not troupe_http_available():
         figures.problem("http.troupe skipped: mcp_troupe.actors.http does not exist yet")
-        names = tuple(name for name in names if name != "troupe")
+        names = tuple(name for name in names if not name.startswith("troupe"))
     for kind, prefix in SERVERS.items():
         progress(f"{prefix}: starting {kind}")
         sdk_server = kind.startswith("sdk")

@@ -52,13 +52,20 @@ from benchmarks.clients import (
     SdkClient,
     TroupeAcallClient,
     TroupeClient,
+    TroupeSharedClient,
 )
 from benchmarks.servers import cpu_hog, echo_command, sdk_command
 from benchmarks.stats import Figures, Settings, percentile, progress, write_report
 
-CLIENTS = ("troupe", "sdk", "raw")
+CLIENTS = ("troupe", "troupe_shared", "sdk", "raw")
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "stdio.json"
-RATIO_PAIRS = (("troupe", "sdk"), ("troupe_acall", "sdk"), ("troupe", "raw"), ("sdk", "raw"))
+RATIO_PAIRS = (
+    ("troupe", "sdk"),
+    ("troupe_acall", "sdk"),
+    ("troupe_shared", "sdk"),
+    ("troupe", "raw"),
+    ("sdk", "raw"),
+)
 
 
 async def connect_clients(
@@ -80,6 +87,8 @@ async def connect_clients(
             if name == "troupe":
                 troupe = TroupeClient.connect(stack, commands, urls)
                 clients += [troupe, TroupeAcallClient(troupe)]
+            elif name == "troupe_shared":
+                clients.append(await TroupeSharedClient.connect(stack, commands, urls))
             elif name == "sdk":
                 clients.append(await SdkClient.connect(stack, commands, urls))
             elif name == "raw" and urls:

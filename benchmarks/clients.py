@@ -2,7 +2,8 @@
 
 - ``troupe``: mcp-troupe, ``Troupe.call`` (the blocking API, in a worker thread as blocking code would run it)
   for sequential calls, and ``Troupe.acall`` for calls in flight; ``troupe_acall`` is the same troupe measured
-  with ``acall`` for sequential calls too;
+  with ``acall`` for sequential calls too; ``troupe_shared`` is a troupe started with ``io_loop=`` the
+  benchmark's own event loop (the servers' I/O runs there, no I/O thread), measured with ``acall`` throughout;
 - ``sdk``: the official MCP Python SDK's ``ClientSession`` over its ``stdio_client`` or
   ``streamable_http_client`` (``mcp`` 2.3.0), on the benchmark's event loop;
 - ``raw``: no library at all, the floor. Over stdio: ``subprocess.Popen``, write a line, read a line, in a
@@ -623,6 +624,43 @@ class TroupeClient:
         result = await self.troupe.acall(self.tools[index], {"text": text}, timeout=CALL_TIMEOUT)
         if result.is_error or result.text != text:
             raise Aborted(f"wrong answer: {result!r}")
+
+    async def inflight(self, total: int, concurrency: int, deadline: float) -> float:
+        calls = [_bind(self.acall, index) for index in range(len(self.tools))]
+        return await inflight_async(calls, total, concurrency, deadline)
+
+
+class TroupeSharedClient:
+    """A troupe whose servers' I/O runs on the benchmark's own asyncio loop (``Troupe(io_loop=...)``), used
+    with ``await Troupe.acall`` for sequential calls and calls in flight: how an asyncio agent can run it."""
+
+    name = "troupe_shared"
+
+    def __init__(self, troupe: Any, tools: list[str]) -> None:
+        self.troupe = troupe
+        self.tools = tools
+
+    @classmethod
+    async def connect(
+        cls, stack: AsyncExitStack, commands: list[list[str]] | None = None, urls: list[str] | None = None
+    ) -> TroupeSharedClient:
+        """Start the troupe on the running loop and wait for every server; the stack stops the troupe."""
+        from mcp_troupe import Troupe
+
+        config = TroupeClient.config(commands, urls)
+        troupe = await stack.enter_async_context(Troupe(config, io_loop=asyncio.get_running_loop()))
+        is_ready = await asyncio.to_thread(troupe.wait_ready, 60)
+        if not is_ready or not all(s.state == "ready" for s in troupe.status()):
+            raise Aborted(f"the servers did not all become ready: {troupe.status()!r}")
+        return cls(troupe, [f"mcp__{name}__echo" for name in config.servers])
+
+    async def acall(self, text: str, index: int = 0) -> None:
+        result = await self.troupe.acall(self.tools[index], {"text": text}, timeout=CALL_TIMEOUT)
+        if result.is_error or result.text != text:
+            raise Aborted(f"wrong answer: {result!r}")
+
+    async def sequential(self, calls: int, deadline: float) -> list[int]:
+        return await sequential_async(self.acall, calls, deadline)
 
     async def inflight(self, total: int, concurrency: int, deadline: float) -> float:
         calls = [_bind(self.acall, index) for index in range(len(self.tools))]

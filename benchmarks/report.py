@@ -16,8 +16,14 @@ if __package__ in (None, ""):  # run as a script: make the `benchmarks` package 
 
 from benchmarks.stats import format_value
 
-CLIENT_COLUMNS = ("troupe", "troupe_acall", "sdk", "raw")
-RATIO_COLUMNS = (("troupe", "sdk"), ("troupe_acall", "sdk"), ("troupe", "raw"), ("sdk", "raw"))
+CLIENT_COLUMNS = ("troupe", "troupe_acall", "troupe_shared", "sdk", "raw")
+RATIO_COLUMNS = (
+    ("troupe", "sdk"),
+    ("troupe_acall", "sdk"),
+    ("troupe_shared", "sdk"),
+    ("troupe", "raw"),
+    ("sdk", "raw"),
+)
 
 
 def rows(settings: dict[str, Any]) -> list[tuple[str, str]]:

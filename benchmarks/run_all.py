@@ -65,6 +65,10 @@ def targets(settings: Settings) -> list[Target]:
         Target("stdio acall p50 <= 0.75x sdk", "stdio.seq.p50.ratio_troupe_acall_sdk", 0.75),
         Target("stdio acall p99 <= 1.0x sdk", "stdio.seq.p99.ratio_troupe_acall_sdk", 1.0),
         Target(
+            "stdio acall, io_loop shared, p50 <= 0.75x sdk", "stdio.seq.p50.ratio_troupe_shared_sdk", 0.75
+        ),
+        Target("stdio acall, io_loop shared, p99 <= 1.0x sdk", "stdio.seq.p99.ratio_troupe_shared_sdk", 1.0),
+        Target(
             f"{settings.inflight} in flight >= 2x sdk",
             f"stdio.inflight{settings.inflight}.ratio_troupe_sdk",
             2.0,

@@ -89,6 +89,8 @@ class CallHandle:
 
     def result(self, timeout: float | None = None) -> ToolResult:
         """Wait for the result; raise the call's error (``CallTimedOut``, ``ConnectionLost``, ...)."""
+        if not self._future.done():
+            self._troupe._refuse_on_io_loop("call")
         try:
             reply = self._future.result(self._wait if timeout is None else timeout)
         except FutureTimeout:
@@ -124,14 +126,25 @@ class Troupe:
         approver: asked before calls that need a human's yes (``permissions.approval.mode: ask``): a
             callable taking an :class:`~mcp_troupe.approval.ApprovalRequest` and returning ``True`` or
             ``False`` (or an awaitable of it). Without one, such calls fail with ``ApprovalRequired``.
+        io_loop: run the servers' I/O on this asyncio loop (the application's, already running) instead of a
+            thread of the troupe's own: ``await troupe.acall(...)`` then wakes once per answer instead of
+            twice. Everything that blocks that loop then stalls the servers' I/O too, and the blocking
+            methods that wait for I/O (``call``, ``wait_ready``, ``restart``...) refuse to run on it. Use it
+            as ``async with Troupe(config, io_loop=asyncio.get_running_loop()) as troupe:``.
     """
 
     def __init__(
-        self, config: TroupeConfig, *, builtin_tools: Iterable[str] = (), approver: Approver | None = None
+        self,
+        config: TroupeConfig,
+        *,
+        builtin_tools: Iterable[str] = (),
+        approver: Approver | None = None,
+        io_loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         self.config = config
         self.builtin_tools = tuple(builtin_tools)
         self.approver = approver
+        self.io_loop = io_loop
         self._runtime: Runtime | None = None
         self._registry: pykka.ActorRef[Any] | None = None
         self._board = RouteBoard()
@@ -151,7 +164,10 @@ class Troupe:
             if self._is_stopped:
                 raise TroupeClosed("a stopped Troupe cannot be started again; create a new one")
             loop = IoLoop()
-            loop.start()
+            if self.io_loop is not None:
+                loop.start_on(self.io_loop)
+            else:
+                loop.start()
             runtime = Runtime(loop)
             try:
                 registry = RegistryActor.start(
@@ -172,6 +188,7 @@ class Troupe:
 
     def stop(self, timeout: float = CONTROL_TIMEOUT) -> None:
         """Unregister every tool, close every server (HTTP: DELETE; stdio: EOF → SIGTERM → SIGKILL), stop."""
+        self._refuse_on_io_loop("stop")
         with self._lock:
             if self._is_stopped:
                 return
@@ -225,6 +242,15 @@ class Troupe:
     def _render(self, reply: Any) -> ToolResult:
         return render_reply(reply, max_chars=self.config.max_output_chars, registry=self._registry)
 
+    def _refuse_on_io_loop(self, what: str) -> None:
+        """Raise instead of deadlocking: waiting on the loop's own thread for work that loop must do."""
+        runtime = self._runtime
+        if runtime is not None and runtime.loop.in_loop_thread():
+            raise RuntimeError(
+                f"Troupe.{what}() would block the event loop the servers' I/O runs on (io_loop) and wait "
+                "for itself: await the async form (acall) or run it in a thread (asyncio.to_thread)"
+            )
+
     def _ask(self, make: Any, timeout: float) -> Any:
         future: Future[Any] = Future()
         self._tell(make(future))
@@ -237,6 +263,7 @@ class Troupe:
 
     def wait_ready(self, timeout: float = 30.0) -> bool:
         """Wait until every enabled server is ready, failed or skipped; False if ``timeout`` passed first."""
+        self._refuse_on_io_loop("wait_ready")
         future: Future[None] = Future()
         self._tell(WhenSettled(future))
         try:
@@ -314,14 +341,17 @@ class Troupe:
 
     def restart(self, server: str, timeout: float = CONTROL_TIMEOUT) -> None:
         """Tear down one server's actors and reconnect it at once; the others keep serving."""
+        self._refuse_on_io_loop("restart")
         self._ask(lambda f: Restart(server, f), timeout)
 
     def stop_server(self, server: str, timeout: float = CONTROL_TIMEOUT) -> None:
         """Stop one server (its tools leave the table) until :meth:`start_server`."""
+        self._refuse_on_io_loop("stop_server")
         self._ask(lambda f: Stop(server, f), timeout)
 
     def start_server(self, server: str, timeout: float = CONTROL_TIMEOUT) -> None:
         """Start a stopped or failed server again."""
+        self._refuse_on_io_loop("start_server")
         self._ask(lambda f: Start(server, f), timeout)
 
     def serve_control(self, path: str | Path | None = None) -> Path:

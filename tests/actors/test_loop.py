@@ -75,3 +75,46 @@ def test_call_later_runs_on_the_loop_thread_after_the_delay(loop: IoLoop) -> Non
     where: Future[str] = Future()
     loop.call_later(0.05, lambda: where.set_result(threading.current_thread().name))
     assert where.result(timeout=5) == "test-io"
+
+
+@pytest.mark.timeout(10)
+def test_an_io_loop_started_on_an_applications_loop_runs_there_and_stops_without_ending_it() -> None:
+    import asyncio
+
+    async def scenario() -> None:
+        app_loop = asyncio.get_running_loop()
+        io = IoLoop(name="unused-thread-name")
+        await asyncio.to_thread(io.start_on, app_loop)
+        assert io.asyncio_loop is app_loop and io.in_loop_thread()
+        ran_on: Future[int] = Future()
+        io.post(lambda: ran_on.set_result(threading.get_ident()))
+
+        async def task(done: Future[str]) -> None:
+            await anyio.sleep(0)
+            done.set_result(sniffio.current_async_library())
+
+        spawned: Future[str] = Future()
+        io.spawn(task, spawned, name="on the app loop")
+        assert await asyncio.wrap_future(ran_on) == threading.get_ident()
+        assert await asyncio.wrap_future(spawned) == "asyncio"
+        await asyncio.to_thread(io.stop, 5.0)
+        assert not io.is_running
+        await asyncio.sleep(0)  # the application's loop is still running fine
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.timeout(10)
+def test_start_on_refuses_the_loops_own_thread_and_a_second_start() -> None:
+    import asyncio
+
+    async def scenario() -> None:
+        io = IoLoop()
+        with pytest.raises(RuntimeError, match="another thread"):
+            io.start_on(asyncio.get_running_loop())
+        await asyncio.to_thread(io.start_on, asyncio.get_running_loop())
+        with pytest.raises(RuntimeError, match="already started"):
+            io.start()
+        await asyncio.to_thread(io.stop, 5.0)
+
+    asyncio.run(scenario())

@@ -51,12 +51,15 @@ class TaskHandle:
 
 
 class IoLoop:
-    """The single anyio/asyncio event-loop thread."""
+    """The single anyio/asyncio event loop all I/O runs on: a thread of its own (:meth:`start`), or an asyncio
+    loop the application already runs (:meth:`start_on`)."""
 
     def __init__(self, name: str = "mcp-troupe-io") -> None:
         self._name = name
         self._thread: threading.Thread | None = None
+        self._thread_id: int | None = None
         self._started = threading.Event()
+        self._finished = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task_group: anyio.abc.TaskGroup | None = None
         self._stop_requested: anyio.Event | None = None
@@ -74,13 +77,41 @@ class IoLoop:
 
     def start(self, timeout: float = 10.0) -> None:
         """Start the loop thread and wait until it accepts work."""
-        if self._thread is not None:
+        if self._thread is not None or self._started.is_set() or self._loop is not None:
             raise RuntimeError("IoLoop already started")
         # A daemon thread: a process that forgot to stop its troupe must still be able to exit.
         self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
         self._thread.start()
         if not self._started.wait(timeout):
             raise RuntimeError(f"the I/O loop did not start within {timeout} s")
+
+    def start_on(self, loop: asyncio.AbstractEventLoop, timeout: float = 10.0) -> None:
+        """Run on ``loop``, an asyncio loop running in another thread, instead of a thread of our own.
+
+        The application's loop then reads every server's answers itself: an ``await`` on a call wakes once,
+        when the answer arrives, instead of once for the I/O thread and once more for the caller's loop. The
+        price is the application's: whatever blocks its loop stalls every server's I/O too. Must be called
+        from another thread than ``loop``'s (it waits for the loop to take the work).
+        """
+        if self._thread is not None or self._started.is_set() or self._loop is not None:
+            raise RuntimeError("IoLoop already started")
+        if _running_loop() is loop:
+            raise RuntimeError(
+                "start_on() waits for the loop: call it from another thread (asyncio.to_thread)"
+            )
+        asyncio.run_coroutine_threadsafe(self._run_on_loop(), loop)
+        if not self._started.wait(timeout):
+            raise RuntimeError(f"the I/O loop did not start within {timeout} s")
+
+    async def _run_on_loop(self) -> None:
+        try:
+            await self._main()
+        except Exception:  # cancellation (the application's loop shutting down) is not a crash
+            log.exception("the I/O loop crashed")
+        finally:
+            self._closed = True
+            self._started.set()
+            self._finished.set()
 
     def _run(self) -> None:
         try:
@@ -90,8 +121,14 @@ class IoLoop:
         finally:
             self._closed = True
             self._started.set()
+            self._finished.set()
+
+    def in_loop_thread(self) -> bool:
+        """Whether the caller runs on the loop's thread (where waiting for the loop would deadlock)."""
+        return self._thread_id == threading.get_ident()
 
     async def _main(self) -> None:
+        self._thread_id = threading.get_ident()
         self._loop = asyncio.get_running_loop()
         self._stop_requested = anyio.Event()
         self._spawn_wanted = asyncio.Event()
@@ -174,7 +211,7 @@ class IoLoop:
         return self._loop
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Cancel every task and end the loop thread."""
+        """Cancel every task and end the loop thread (or, on an application's loop, our part of it)."""
         event = self._stop_requested
         if event is not None and not self._closed:
             self.post_if_running(event.set)
@@ -182,6 +219,15 @@ class IoLoop:
             self._thread.join(timeout)
             if self._thread.is_alive():
                 log.warning("the I/O loop did not stop within %s s", timeout)
+        elif self._loop is not None and not self.in_loop_thread() and not self._finished.wait(timeout):
+            log.warning("the I/O tasks did not stop within %s s", timeout)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def safe_tell(ref: pykka.ActorRef[Any], message: object) -> bool:
