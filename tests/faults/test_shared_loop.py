@@ -94,3 +94,20 @@ def test_starting_on_the_loops_own_thread_is_refused_with_the_way_out() -> None:
         await asyncio.to_thread(troupe.stop)  # nothing was started: a no-op
 
     asyncio.run(scenario())
+
+
+def test_a_troupe_left_running_when_its_loop_ends_still_stops_and_leaves_no_process(
+    child_watch: ChildWatch,
+) -> None:
+    holder: list[Troupe] = []
+
+    async def scenario() -> None:
+        troupe = Troupe(config_of("left"), io_loop=asyncio.get_running_loop())
+        await asyncio.to_thread(troupe.start)
+        assert await asyncio.to_thread(troupe.wait_ready, 10)
+        holder.append(troupe)  # the application forgets to stop it before its loop ends
+
+    asyncio.run(scenario())
+    # The loop is gone, so waiting on this thread cannot deadlock: stop must work (atexit does the same).
+    holder[0].stop(timeout=5.0)
+    assert child_watch.wait_until_gone() == set()

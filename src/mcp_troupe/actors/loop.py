@@ -124,8 +124,8 @@ class IoLoop:
             self._finished.set()
 
     def in_loop_thread(self) -> bool:
-        """Whether the caller runs on the loop's thread (where waiting for the loop would deadlock)."""
-        return self._thread_id == threading.get_ident()
+        """Whether the caller is on the loop's thread while the loop runs (waiting would deadlock)."""
+        return self._thread_id == threading.get_ident() and not self._finished.is_set()
 
     async def _main(self) -> None:
         self._thread_id = threading.get_ident()

@@ -33,7 +33,7 @@ from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
 from mcp_troupe.actors.transport import CloseTransport, Open
 from mcp_troupe.config import ServerConfig
-from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge
+from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge, TroupeClosed
 from mcp_troupe.protocol.jsonrpc import LineFramer
 
 __all__ = ["INHERITED_ENVIRONMENT", "StdioTransport", "server_environment"]
@@ -558,21 +558,32 @@ class StdioTransport(pykka.ThreadingActor):
                 config = self.config
                 assert config.command is not None
                 env = server_environment(config.env)
-                self.runtime.loop.spawn(
-                    self.connection.open,
-                    config.command,
-                    config.args,
-                    env,
-                    config.cwd,
-                    name=f"open {config.name}",
-                )
+                try:
+                    self.runtime.loop.spawn(
+                        self.connection.open,
+                        config.command,
+                        config.args,
+                        env,
+                        config.cwd,
+                        name=f"open {config.name}",
+                    )
+                except TroupeClosed as exc:
+                    error = ConnectFailed(config.name, str(exc))
+                    safe_tell(self.connection.session, OpenFailed(self.connection.incarnation, error))
             case CloseTransport():
                 if self._is_closing:
                     return
                 self._is_closing = True
-                self.runtime.loop.spawn(
-                    self._close, msg.reply_to, msg.grace, name=f"close {self.config.name}"
-                )
+                try:
+                    self.runtime.loop.spawn(
+                        self._close, msg.reply_to, msg.grace, name=f"close {self.config.name}"
+                    )
+                except TroupeClosed:
+                    # No loop to close it gracefully on (its event loop has ended): kill it, never leave it.
+                    self.connection.kill_now()
+                    if not msg.reply_to.done():
+                        msg.reply_to.set_result(tuple(self.connection.stderr_tail))
+                    self.actor_ref.stop(block=False)
             case _:
                 assert_never(msg)
 
