@@ -204,12 +204,21 @@ class _Lane:
         self.busy = 0
 
 
+# An idle connection is dropped after this many seconds, before the server's own keep-alive timeout would
+# close it (uvicorn and Node.js: 5 s; httpx's default is 5 s too). Reusing a connection the server is closing
+# at that very moment fails the request with a read error: seen against the SDK's uvicorn server in the
+# benchmark, once in a few thousand POSTs, after idle gaps of about 5 s.
+KEEPALIVE_EXPIRY = 2.0
+
+
 class _Lanes(httpx.AsyncBaseTransport):
     """One client's transport: several small connection pools, each request to the least busy."""
 
     def __init__(self, ssl_context: ssl.SSLContext, proxy: str | None) -> None:
         limits = httpx.Limits(
-            max_connections=CONNECTIONS_PER_LANE, max_keepalive_connections=CONNECTIONS_PER_LANE
+            max_connections=CONNECTIONS_PER_LANE,
+            max_keepalive_connections=CONNECTIONS_PER_LANE,
+            keepalive_expiry=KEEPALIVE_EXPIRY,
         )
         self._lanes = [
             _Lane(httpx.AsyncHTTPTransport(verify=ssl_context, limits=limits, proxy=proxy))
