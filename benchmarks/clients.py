@@ -102,16 +102,24 @@ async def inflight_async(
             await call("x")
 
     started = time.perf_counter()
-    # A TaskGroup rather than a bare gather: when one call fails, or the deadline passes, every other worker
-    # is cancelled too instead of calling on in the background.
+    workers = [asyncio.create_task(worker(calls[index % len(calls)])) for index in range(concurrency)]
+    # When one call fails, or the deadline passes, every other worker is cancelled too instead of calling on
+    # in the background. Not an asyncio.TaskGroup: on Python 3.11 a failing child cancels the *parent* task
+    # too, and with asyncio.timeout around it that cancellation can outlive the group and surface later, in
+    # an unrelated client's teardown (seen when a client under test failed a call).
     try:
-        async with asyncio.timeout(max(0.0, deadline - time.monotonic())), asyncio.TaskGroup() as workers:
-            for index in range(concurrency):
-                workers.create_task(worker(calls[index % len(calls)]))
-    except TimeoutError:
-        raise Aborted(f"passed the deadline with {remaining} of {total} calls not yet sent") from None
-    except ExceptionGroup as group:
-        raise Aborted(f"a call failed: {group.exceptions[0]!r}") from group
+        done, pending = await asyncio.wait(
+            workers, timeout=max(0.0, deadline - time.monotonic()), return_when=asyncio.FIRST_EXCEPTION
+        )
+    finally:
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+    failures = [task.exception() for task in done if not task.cancelled() and task.exception() is not None]
+    if failures:
+        raise Aborted(f"a call failed: {failures[0]!r}") from failures[0]
+    if pending:
+        raise Aborted(f"passed the deadline with {remaining} of {total} calls not yet sent")
     return time.perf_counter() - started
 
 

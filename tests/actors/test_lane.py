@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import threading
 import time
+from collections import deque
 from concurrent.futures import Future, InvalidStateError
 from typing import Any
 
@@ -377,3 +379,60 @@ def test_a_loop_reply_whose_loop_has_closed_is_completed_quietly() -> None:
     loop.close()
     reply.set_result("nobody is waiting")  # no exception: the caller is gone
     assert reply.done()
+
+
+def test_many_callers_while_answers_arrive_never_trip_over_each_other(
+    runtime: Runtime, session: ProbeHandle
+) -> None:
+    """Callers register calls (and now and then rebuild the deadline heap) while the reader pops answers."""
+    import queue
+
+    frames: queue.Queue[bytes | None] = queue.Queue()
+    lane = CallLane(
+        server="srv",
+        incarnation=1,
+        session=session.ref,
+        loop=runtime.loop,
+        send=lambda f, direct=True: frames.put(f),
+    )
+    lane.open(60.0)
+
+    def reader() -> None:  # stands in for the loop: answers requests while about 1,000 stay in flight
+        backlog: deque[int] = deque()
+        while (frame := frames.get()) is not None:
+            message = json.loads(frame)
+            if "id" in message:
+                backlog.append(message["id"])
+            while len(backlog) > 1000:
+                lane.receive([result_frame(backlog.popleft(), {"content": []})])
+        while backlog:
+            lane.receive([result_frame(backlog.popleft(), {"content": []})])
+
+    errors: list[BaseException] = []
+    futures: list[Future[Any]] = []
+
+    def caller() -> None:
+        try:
+            for _ in range(3000):
+                future: Future[Any] = Future()
+                assert lane.call("echo", {}, future, CONTEXT) is not None
+                futures.append(future)
+        except BaseException as exc:
+            errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible: races show up within a few runs
+    try:
+        answering = threading.Thread(target=reader)
+        answering.start()
+        callers = [threading.Thread(target=caller) for _ in range(3)]
+        for thread in callers:
+            thread.start()
+        for thread in callers:
+            thread.join(15)
+        frames.put(None)
+        answering.join(15)
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+    assert len(futures) == 9000 and all(future.result(5)[0] == {"content": []} for future in futures)

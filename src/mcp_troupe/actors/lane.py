@@ -277,8 +277,10 @@ class CallLane:
             self._pending[request_id] = _LaneCall(request_id, reply_to, context, limit, deadline)
             heapq.heappush(self._deadlines, (deadline, request_id))
             if len(self._deadlines) > 2 * len(self._pending) + 1024:
-                # Answered calls leave their deadlines behind; drop them when they dominate.
-                self._deadlines = [(call.deadline, call.request_id) for call in self._pending.values()]
+                # Answered calls leave their deadlines behind; drop them when they dominate. The loop pops
+                # answered calls without the lock, so iterate over a copy (list() copies in one step).
+                live = list(self._pending.values())
+                self._deadlines = [(call.deadline, call.request_id) for call in live]
                 heapq.heapify(self._deadlines)
             if self._timer_at is None or deadline < self._timer_at:
                 self._timer_at = deadline
