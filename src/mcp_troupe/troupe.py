@@ -5,10 +5,11 @@ and waits on that future with a timeout. ``acall`` awaits the future through ``a
 caller's event loop is never blocked, and cancelling the awaiting task cancels the call on the server.
 
 A call of a tool the registry has already cleared goes straight to its connection's lane (stdio), through
-the :class:`~mcp_troupe.actors.lane.RouteBoard` the registry publishes: the caller's thread queues the
-request for the I/O loop and the loop completes the caller's future, with no actor in between. Every other
-call (the first of each tool, one that needs approval, HTTP servers, a server that is reconnecting) goes to
-the registry as a message.
+the :class:`~mcp_troupe.actors.lane.RouteBoard` the registry publishes: the caller's thread writes the request
+into the server's pipe (or queues it for the I/O loop when others wait ahead) and the loop completes the
+caller's future (for ``acall``, its asyncio future, through a :class:`~mcp_troupe.actors.lane.LoopReply`),
+with no actor in between. Every other call (the first of each tool, one that needs approval, HTTP servers, a
+server that is reconnecting) goes to the registry as a message.
 
 Results are rendered here, on the caller's thread: the output budget (``tools.mcp.max_output_chars``) cuts a
 longer text, and its whole text goes to the registry's result store, readable as ``troupe://results/<id>``.

@@ -7,6 +7,11 @@ arrive as ``CallRequest`` with a ``reply_to`` future, which this actor completes
 mapping) or an error from :mod:`mcp_troupe.errors`. Nothing here blocks: the wire is reached through the
 transport's :class:`Outbound`, which posts writes to the I/O loop.
 
+Over stdio the session shares its connection's :class:`~mcp_troupe.actors.lane.CallLane`: one id counter
+for both, the lane's own calls (the fast path of ``tools/call``) pending in the lane, and everything else the
+lane reads handed here, decoded, as ``Received``. A re-listing reuses the definitions of unchanged pages and
+tools (the same objects), so that nothing downstream checks them again.
+
 The other catalogs (resources, resource templates, prompts) are listed on demand, by ``ListAll``: all pages,
 cached for the life of this session (a reconnect is a new session, so a fresh cache), shared by every
 ``ListAll`` that arrives while one listing is in flight, and dropped by the matching ``list_changed``.
