@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import heapq
 import itertools
 import logging
 import threading
@@ -47,6 +46,7 @@ import pykka
 
 from mcp_troupe._futures import complete as _complete
 from mcp_troupe._futures import fail as _fail
+from mcp_troupe.actors.deadlines import Deadlines
 from mcp_troupe.actors.loop import IoLoop, safe_tell
 from mcp_troupe.errors import CallCancelled, CallTimedOut, MalformedMessage, RemoteError, TroupeError
 from mcp_troupe.protocol import jsonrpc
@@ -207,7 +207,7 @@ class CallLane:
         self._is_open = False
         self._is_closed = False
         self._call_timeout = 0.0
-        self._deadlines: list[tuple[float, int]] = []
+        self._deadlines = Deadlines()
         self._timer_token = 0
         self._timer_at: float | None = None
         self._abandoned: deque[object] = deque(maxlen=RECENTLY_ABANDONED)
@@ -232,7 +232,7 @@ class CallLane:
             self._is_open = False
             self._is_closed = True
             pending, self._pending = self._pending, {}
-            self._deadlines = []
+            self._deadlines.clear()
         for call in pending.values():
             _fail(call.future, error)
 
@@ -275,13 +275,7 @@ class CallLane:
             limit = self._call_timeout if timeout is None else timeout
             deadline = time.monotonic() + limit
             self._pending[request_id] = _LaneCall(request_id, reply_to, context, limit, deadline)
-            heapq.heappush(self._deadlines, (deadline, request_id))
-            if len(self._deadlines) > 2 * len(self._pending) + 1024:
-                # Answered calls leave their deadlines behind; drop them when they dominate. The loop pops
-                # answered calls without the lock, so iterate over a copy (list() copies in one step).
-                live = list(self._pending.values())
-                self._deadlines = [(call.deadline, call.request_id) for call in live]
-                heapq.heapify(self._deadlines)
+            self._deadlines.push(deadline, request_id, self._pending)
             if self._timer_at is None or deadline < self._timer_at:
                 self._timer_at = deadline
                 self._timer_token += 1
@@ -386,18 +380,12 @@ class CallLane:
                 return  # superseded by an earlier deadline's timer
             self._timer_at = None
             now = time.monotonic()
-            heap = self._deadlines
-            while heap and heap[0][0] <= now:
-                deadline, request_id = heapq.heappop(heap)
-                call = self._pending.get(request_id)
-                if call is None or call.deadline != deadline:
-                    continue
-                del self._pending[request_id]
-                expired.append((request_id, call))
-            if heap:
-                self._timer_at = heap[0][0]
+            expired = self._deadlines.pop_expired(now, self._pending)
+            earliest = self._deadlines.earliest
+            if earliest is not None:
+                self._timer_at = earliest
                 self._timer_token += 1
-                arm_after = (heap[0][0] - now, self._timer_token)
+                arm_after = (earliest - now, self._timer_token)
         if arm_after is not None:
             self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
         for request_id, call in expired:

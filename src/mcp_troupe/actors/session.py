@@ -19,7 +19,6 @@ cached for the life of this session (a reconnect is a new session, so a fresh ca
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import logging
 import time
@@ -34,6 +33,7 @@ import pykka
 from mcp_troupe._futures import complete as _complete
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe._version import __version__
+from mcp_troupe.actors.deadlines import Deadlines
 from mcp_troupe.actors.lane import CallLane, Received
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.transport import Open
@@ -366,7 +366,7 @@ class SessionActor(pykka.ThreadingActor):
         self._lane: CallLane | None = None
         self._pending: dict[RequestId, _Pending] = {}
         self._abandoned: deque[RequestId] = deque(maxlen=RECENTLY_ABANDONED)
-        self._deadlines: list[tuple[float, RequestId]] = []
+        self._deadlines = Deadlines()
         self._timer_at: float | None = None
         self._bad_frames = 0
         # HTTP session expiry: while a new session is being initialised, outgoing frames wait here.
@@ -774,13 +774,12 @@ class SessionActor(pykka.ThreadingActor):
         request_id = next(self._ids)
         if memoize and self._lane is not None:
             self._lane.memoize(request_id)  # before the write: the answer may come back at once
-        deadline = None
-        if timeout is not None:
-            deadline = time.monotonic() + timeout
-            self._arm_deadline(deadline, request_id)
+        deadline = None if timeout is None else time.monotonic() + timeout
         self._pending[request_id] = _Pending(
             method, deadline, timeout, reply_to, on_result, on_error, context=context
         )
+        if deadline is not None:
+            self._arm_deadline(deadline, request_id)
         self._write(jsonrpc.encode_request(request_id, method, params), request_id)
         return request_id
 
@@ -1018,14 +1017,7 @@ class SessionActor(pykka.ThreadingActor):
     # ---- deadlines ----------------------------------------------------------------------------------------
 
     def _arm_deadline(self, deadline: float, request_id: RequestId) -> None:
-        heapq.heappush(self._deadlines, (deadline, request_id))
-        # Completed calls leave stale heap entries behind; rebuild when they dominate.
-        if len(self._deadlines) > 2 * len(self._pending) + 1024:
-            self._deadlines = [
-                (p.deadline, rid) for rid, p in self._pending.items() if p.deadline is not None
-            ]
-            heapq.heappush(self._deadlines, (deadline, request_id))
-            heapq.heapify(self._deadlines)
+        self._deadlines.push(deadline, request_id, self._pending)
         if self._timer_at is None or deadline < self._timer_at:
             self._timer_at = deadline
             self.runtime.loop.call_later(
@@ -1035,17 +1027,12 @@ class SessionActor(pykka.ThreadingActor):
     def _on_check_deadlines(self) -> None:
         self._timer_at = None
         now = time.monotonic()
-        heap = self._deadlines
-        while heap and heap[0][0] <= now:
-            deadline, request_id = heapq.heappop(heap)
-            pending = self._pending.get(request_id)
-            if pending is None or pending.deadline != deadline:
-                continue
-            del self._pending[request_id]
+        for request_id, pending in self._deadlines.pop_expired(now, self._pending):
             self._on_timed_out(request_id, pending)
-        if heap:
-            self._timer_at = heap[0][0]
-            self.runtime.loop.call_later(heap[0][0] - now, safe_tell, self.actor_ref, _CheckDeadlines())
+        earliest = self._deadlines.earliest
+        if earliest is not None:
+            self._timer_at = earliest
+            self.runtime.loop.call_later(earliest - now, safe_tell, self.actor_ref, _CheckDeadlines())
 
     def _on_timed_out(self, request_id: RequestId, pending: _Pending) -> None:
         timeout = pending.timeout or 0.0
@@ -1066,7 +1053,7 @@ class SessionActor(pykka.ThreadingActor):
         if self._lane is not None:
             self._lane.close(error)
         pending, self._pending = self._pending, {}
-        self._deadlines = []
+        self._deadlines.clear()
         for item in pending.values():
             if item.reply_to is not None:
                 _fail(item.reply_to, error)
