@@ -83,21 +83,29 @@ def wait_for(troupe: Troupe, name: str, predicate: object, timeout: float = 10.0
     return status
 
 
+def kill_9_during_a_call(troupe: Troupe, server: str) -> int:
+    """Start a 30 s ``sleep`` on demo server ``server``, kill -9 it mid-call, assert that the call fails at
+    once with ConnectionLost naming SIGKILL, wait for incarnation 2 to be ready; return the killed pid."""
+    pid = status_of(troupe, server).pid
+    assert pid is not None
+    handle = troupe.submit(f"mcp__{server}__sleep", {"seconds": 30})
+    time.sleep(0.2)  # let the call reach the server: the point is a call *in flight*
+    killed_at = time.monotonic()
+    os.kill(pid, signal.SIGKILL)
+    with pytest.raises(ConnectionLost, match=server) as caught:
+        handle.result(timeout=5)
+    assert time.monotonic() - killed_at < 1.0
+    assert "SIGKILL" in caught.value.reason
+    wait_for(troupe, server, lambda s: s.state is ServerState.READY and s.incarnation == 2)
+    return pid
+
+
 @pytest.mark.timeout(30)
 def test_kill_9_fails_the_pending_call_at_once_and_the_server_comes_back(child_watch: ChildWatch) -> None:
     with troupe_of(demo("victim")) as troupe:
         assert troupe.wait_ready(10)
-        pid = status_of(troupe, "victim").pid
-        assert pid is not None
-        handle = troupe.submit("mcp__victim__sleep", {"seconds": 30})
-        time.sleep(0.2)  # let the call reach the server: the point is a call *in flight*
-        killed_at = time.monotonic()
-        os.kill(pid, signal.SIGKILL)
-        with pytest.raises(ConnectionLost, match="victim") as caught:
-            handle.result(timeout=5)
-        assert time.monotonic() - killed_at < 1.0
-        assert "SIGKILL" in caught.value.reason
-        status = wait_for(troupe, "victim", lambda s: s.state is ServerState.READY and s.incarnation == 2)
+        pid = kill_9_during_a_call(troupe, "victim")
+        status = status_of(troupe, "victim")
         assert status.pid != pid
         assert troupe.call("mcp__victim__echo", {"text": "back"}).text == "back"
         assert all(spec.ready for spec in troupe.tools())

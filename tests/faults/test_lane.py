@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
 import threading
 import time
 from typing import Any
 
 import pytest
-from tests.faults.test_faults import demo, status_of, troupe_of, wait_for
+from tests.faults.test_faults import demo, kill_9_during_a_call, status_of, troupe_of
 from tests.faults.test_policy import RecordingApprover, by_name, policy_troupe
 from tests.processes import ChildWatch
 
-from mcp_troupe import CallTimedOut, ConnectionLost, ServerState, ToolDenied, Troupe
+from mcp_troupe import CallTimedOut, ToolDenied, Troupe
 from mcp_troupe.actors.registry import RegistryActor
 
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(30)]
@@ -71,17 +69,8 @@ def test_kill_9_fails_a_lane_call_at_once_and_the_next_incarnation_gets_a_lane_o
     with troupe_of(demo("victim")) as troupe:
         assert troupe.wait_ready(10)
         troupe.call("mcp__victim__sleep", {"seconds": 0})
-        pid = status_of(troupe, "victim").pid
-        assert pid is not None
-        handle = troupe.submit("mcp__victim__sleep", {"seconds": 30})
-        time.sleep(0.2)
-        killed_at = time.monotonic()
-        os.kill(pid, signal.SIGKILL)
-        with pytest.raises(ConnectionLost, match="SIGKILL"):
-            handle.result(timeout=5)
-        assert time.monotonic() - killed_at < 1.0
+        kill_9_during_a_call(troupe, "victim")
         assert registry_calls == ["mcp__victim__sleep"]  # the killed call went through the lane
-        wait_for(troupe, "victim", lambda s: s.state is ServerState.READY and s.incarnation == 2)
         assert not cleared(troupe, "mcp__victim__sleep")  # a new connection: every tool earns it again
         for _ in range(3):
             assert troupe.call("mcp__victim__echo", {"text": "back"}).text == "back"

@@ -5,15 +5,14 @@ watcher otherwise. Both must notice a kill -9 at once, reap the child, and leave
 from __future__ import annotations
 
 import os
-import signal
 import threading
 import time
 
 import pytest
-from tests.faults.test_faults import demo, status_of, troupe_of, wait_for
+from tests.faults.test_faults import demo, kill_9_during_a_call, troupe_of
 from tests.processes import ChildWatch
 
-from mcp_troupe import ConnectionLost, ServerState
+from mcp_troupe import ServerState
 from mcp_troupe.actors import stdio
 
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(30)]
@@ -32,16 +31,7 @@ def test_either_watcher_notices_kill_9_reaps_the_child_and_reconnects(
     with troupe_of(demo("w")) as troupe:
         assert troupe.wait_ready(10)
         assert troupe.call("mcp__w__echo", {"text": "one"}).text == "one"
-        pid = status_of(troupe, "w").pid
-        assert pid is not None
-        handle = troupe.submit("mcp__w__sleep", {"seconds": 30})
-        time.sleep(0.2)
-        killed_at = time.monotonic()
-        os.kill(pid, signal.SIGKILL)
-        with pytest.raises(ConnectionLost, match="SIGKILL"):
-            handle.result(timeout=5)
-        assert time.monotonic() - killed_at < 1.0
-        wait_for(troupe, "w", lambda s: s.state is ServerState.READY and s.incarnation == 2)
+        pid = kill_9_during_a_call(troupe, "w")
         assert troupe.call("mcp__w__echo", {"text": "two"}).text == "two"
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie left for anyone else
