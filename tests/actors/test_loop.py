@@ -118,3 +118,29 @@ def test_start_on_refuses_the_loops_own_thread_and_a_second_start() -> None:
         await asyncio.to_thread(io.stop, 5.0)
 
     asyncio.run(scenario())
+
+
+@pytest.mark.timeout(10)
+def test_a_write_queue_wakes_the_loop_once_per_burst_and_drops_writes_when_the_loop_is_gone() -> None:
+    from mcp_troupe.actors.transport import WriteQueue
+
+    io = IoLoop(name="write-queue-test")
+    io.start()
+    flushed: list[list[int]] = []
+    done = threading.Event()
+
+    def flush() -> None:
+        with queue.lock:
+            flushed.append(queue.take_locked())
+        done.set()
+
+    queue: WriteQueue[int] = WriteQueue(io, flush)
+    ran: Future[None] = Future()
+    # One burst, put from the loop itself: the flush cannot run before the burst ends.
+    io.post(lambda: (queue.put(1), queue.put(2), queue.put(3), ran.set_result(None)))
+    ran.result(5)
+    assert done.wait(5)
+    assert flushed == [[1, 2, 3]]
+    io.stop()
+    queue.put(4)  # no loop: dropped, and the queue is ready for nothing more to happen
+    assert queue.items == []

@@ -47,7 +47,6 @@ import functools
 import json
 import logging
 import ssl
-import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import Future
 from typing import Any, Protocol, assert_never
@@ -66,7 +65,7 @@ from mcp_troupe.actors.session import (
     SessionExpired,
     TransportDown,
 )
-from mcp_troupe.actors.transport import CloseTransport, Open
+from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import (
     AuthError,
@@ -408,35 +407,22 @@ class _HttpConnection:
         self._delete_timeout = MIN_DELETE_TIMEOUT
 
         # Writes from the session thread are queued here and applied by one loop callback per burst.
-        self._out_lock = threading.Lock()
-        self._out: list[bytes | _SetVersion] = []
-        self._flush_scheduled = False
+        self._out: WriteQueue[bytes | _SetVersion] = WriteQueue(runtime.loop, self._flush)
 
     # ---- Outbound (called from the session's thread) ---------------------------------------------------
 
     def send(self, frame: bytes) -> None:
         """Queue ``frame`` to be POSTed; safe to call from any thread."""
-        self._enqueue(frame)
+        self._out.put(frame)
 
     def set_protocol_version(self, version: str) -> None:
         """Send ``MCP-Protocol-Version`` on every frame queued after this (when the revision has it)."""
-        self._enqueue(_SetVersion(version))
+        self._out.put(_SetVersion(version))
 
     @property
     def session_id(self) -> str | None:
         """The ``Mcp-Session-Id`` the server issued on the last successful ``initialize``, if any."""
         return self._session_id
-
-    def _enqueue(self, item: bytes | _SetVersion) -> None:
-        with self._out_lock:
-            self._out.append(item)
-            if self._flush_scheduled:
-                return
-            self._flush_scheduled = True
-        if not self.runtime.loop.post_if_running(self._flush):
-            with self._out_lock:
-                self._out.clear()
-                self._flush_scheduled = False
 
     def _flush(self) -> None:
         # A plain loop callback, outside any task: anyio (cancel scopes, start_soon) needs a task to find its
@@ -453,9 +439,8 @@ class _HttpConnection:
             self._drain()
 
     def _drain(self) -> None:
-        with self._out_lock:
-            items, self._out = self._out, []
-            self._flush_scheduled = False
+        with self._out.lock:
+            items = self._out.take_locked()
         for item in items:
             if isinstance(item, _SetVersion):
                 revision = REVISIONS.get(item.version)

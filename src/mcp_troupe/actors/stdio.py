@@ -20,7 +20,6 @@ import logging
 import os
 import signal
 import subprocess
-import threading
 from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import Future
@@ -31,7 +30,7 @@ import pykka
 from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
-from mcp_troupe.actors.transport import CloseTransport, Open
+from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge, TroupeClosed
 from mcp_troupe.protocol.jsonrpc import LineFramer
@@ -273,11 +272,9 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         self._is_closing = False
         # Writes that cannot go straight into the pipe are queued here (each chunk ends in its newline) and
         # flushed by one loop callback per burst. The lock orders every write to stdin, direct or not.
-        self._out_lock = threading.Lock()
-        self._out: list[bytes] = []
-        self._flush_scheduled = False
-        # Our own duplicate of stdin's descriptor, for direct writes: closed only under _out_lock, so it can
-        # never be a number the loop has closed and the process reused meanwhile.
+        self._out: WriteQueue[bytes] = WriteQueue(runtime.loop, self._flush)
+        # Our own duplicate of stdin's descriptor, for direct writes: closed only under the queue's lock, so
+        # it can never be a number the loop has closed and the process reused meanwhile.
         self._direct_fd: int | None = None
         self.lane = CallLane(
             server=server, incarnation=incarnation, session=session, loop=runtime.loop, send=self.send
@@ -352,8 +349,8 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         frame.
         """
         data = frame + b"\n"
-        with self._out_lock:
-            if direct and not self._out and self._direct_fd is not None and self._is_idle():
+        with self._out.lock:
+            if direct and not self._out.items and self._direct_fd is not None and self._is_idle():
                 try:
                     written = os.write(self._direct_fd, data)
                 except OSError:
@@ -363,19 +360,14 @@ class _StdioConnection(asyncio.SubprocessProtocol):
                 if written == len(data):
                     return
                 data = data[written:]
-            self._out.append(data)
-            if self._flush_scheduled:
-                return
-            self._flush_scheduled = True
-        if not self.runtime.loop.post_if_running(self._flush):
-            with self._out_lock:
-                self._out.clear()
-                self._flush_scheduled = False
+            must_schedule = self._out.append_locked(data)
+        if must_schedule:
+            self._out.schedule()
 
     def _is_idle(self) -> bool:
-        # Called with _out_lock held. asyncio's buffer is written by the loop without our lock, but only
-        # while it is non-empty, and it fills only through _flush (under our lock): empty means nothing of
-        # ours is waiting to be written ahead of this frame.
+        # Called with the queue's lock held. asyncio's buffer is written by the loop without that lock, but
+        # only while it is non-empty, and it fills only through _flush (under the lock): empty means nothing
+        # of ours is waiting to be written ahead of this frame.
         stdin = self.stdin
         return (
             stdin is not None
@@ -385,7 +377,7 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         )
 
     def _close_direct_fd(self) -> None:
-        with self._out_lock:
+        with self._out.lock:
             fd, self._direct_fd = self._direct_fd, None
         if fd is not None:
             os.close(fd)
@@ -399,9 +391,8 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         return None
 
     def _flush(self) -> None:
-        with self._out_lock:
-            chunks, self._out = self._out, []
-            self._flush_scheduled = False
+        with self._out.lock:
+            chunks = self._out.take_locked()
             stdin = self.stdin
             if stdin is None or stdin.is_closing() or self._is_down:
                 return
