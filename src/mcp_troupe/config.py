@@ -38,6 +38,7 @@ from jsonschema.exceptions import ValidationError
 
 from mcp_troupe.errors import ConfigError
 from mcp_troupe.policy.names import SERVER_NAME_PATTERN, sanitize
+from mcp_troupe.protocol.handshake import PINS
 
 __all__ = [
     "ApprovalMode",
@@ -133,6 +134,9 @@ class ServerConfig:
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES
     auth: AuthKind = "none"
     oauth: OAuthConfig | None = None
+    protocol: str = "auto"
+    """Which protocol to speak: ``auto`` (probe and fall back, as the spec says), ``legacy`` or ``modern``
+    (one era), or one version (``2025-06-18`` …). See docs/protocol.md."""
 
     def __post_init__(self) -> None:
         # Code (and tests) may pass lists and dicts; freeze copies so that a config never changes under the
@@ -551,6 +555,7 @@ _SERVER_SCHEMA: Final[dict[str, Any]] = {
         "tools_exclude": _NAMES,
         "max_frame_bytes": _FRAME_BYTES,
         "auth": {"enum": ["none", "oauth"]},
+        "protocol": {"enum": list(PINS)},
         "oauth": {
             "type": "object",
             "properties": {
@@ -902,6 +907,7 @@ def _server(
         max_frame_bytes=_int_in(max_frame, 1024) or DEFAULT_MAX_FRAME_BYTES,
         auth=auth,
         oauth=oauth,
+        protocol=_choice(raw.get("protocol"), PINS),
     )
 
 

@@ -51,6 +51,7 @@ from mcp_troupe.actors.registry import (
 from mcp_troupe.approval import Approver
 from mcp_troupe.config import TroupeConfig
 from mcp_troupe.errors import TroupeClosed
+from mcp_troupe.protocol.jsonrpc import RequestId
 from mcp_troupe.types import ServerStatus, ToolResult, ToolSpec, TroupeEvent
 
 __all__ = ["CallHandle", "Troupe"]
@@ -78,7 +79,7 @@ class CallHandle:
         name: str,
         future: Future[Any],
         wait: float,
-        lane: tuple[CallLane, int] | None = None,
+        lane: tuple[CallLane, RequestId] | None = None,
     ) -> None:
         self._troupe = troupe
         self._future = future
@@ -86,7 +87,7 @@ class CallHandle:
         self.name = name
         # A call that went through a lane is cancelled there (the actors never saw it).
         self._lane: CallLane | None = lane[0] if lane is not None else None
-        self._request_id = lane[1] if lane is not None else 0
+        self._request_id: RequestId = lane[1] if lane is not None else 0
 
     def result(self, timeout: float | None = None) -> ToolResult:
         """Wait for the result; raise the call's error (``CallTimedOut``, ``ConnectionLost``, ...)."""
@@ -297,7 +298,7 @@ class Troupe:
 
     def _send_call(
         self, name: str, arguments: Mapping[str, Any] | None, future: Future[Any], timeout: float | None
-    ) -> tuple[CallLane, int] | None:
+    ) -> tuple[CallLane, RequestId] | None:
         """Send a call through its lane when the registry has published one, else to the registry."""
         route = self._board.routes.get(name)
         if route is not None and not self._is_stopped:

@@ -20,12 +20,12 @@ from typing import Any, TypeVar
 
 import pykka
 
+from mcp_troupe.actors.lane import CallLane, Outgoing
 from mcp_troupe.actors.loop import Runtime
 from mcp_troupe.actors.session import (
     CallRequest,
     CancelCall,
     Connect,
-    Inbound,
     Opened,
     SessionActor,
     SessionReady,
@@ -208,9 +208,13 @@ class FakeOutbound:
         self._lock = threading.Lock()
         self._sent: list[dict[str, Any]] = []
         self._kept: list[dict[str, Any]] = []
+        self.outgoing: list[Outgoing] = []
+        """What the lane said each frame is, in order."""
 
-    def send(self, frame: bytes) -> None:
+    def send(self, frame: bytes, outgoing: Outgoing | None = None, direct: bool = True) -> None:
         """Decode ``frame`` (one JSON-RPC message, no newline) and queue it for the test."""
+        if outgoing is not None:
+            self.outgoing.append(outgoing)
         # spec: stdio — messages are delimited by newlines and MUST NOT contain embedded newlines.
         assert b"\n" not in frame, f"a frame with an embedded newline: {frame!r:.200}"
         message = json.loads(frame)
@@ -376,9 +380,14 @@ class ScriptedSession:
         incarnation: int = 7,
         call_timeout: float = 5.0,
         handshake_timeout: float = 5.0,
+        protocol: str = "auto",
+        is_http: bool = False,
+        **session_options: Any,
     ) -> None:
         self.server = server
         self.incarnation = incarnation
+        self.runtime = runtime
+        self.is_http = is_http
         self.supervisor = start_probe(runtime, "supervisor")
         self.transport = start_probe(runtime, "transport")
         self.wire = FakeOutbound()
@@ -390,21 +399,56 @@ class ScriptedSession:
                 runtime=runtime,
                 call_timeout=call_timeout,
                 handshake_timeout=handshake_timeout,
+                protocol=protocol,
+                **session_options,
             )
+        )
+        self.lane = self.new_lane(None, incarnation)
+
+    def new_lane(self, wire: FakeOutbound | None, incarnation: int) -> CallLane:
+        """A real lane (the connection's request engine) that writes to ``wire`` (None: to ``self.wire``,
+        whichever it is at the time)."""
+
+        def send(frame: bytes, outgoing: Outgoing, direct: bool = True) -> None:
+            (self.wire if wire is None else wire).send(frame, outgoing, direct)
+
+        return CallLane(
+            server=self.server,
+            incarnation=incarnation,
+            session=self.ref,
+            loop=self.runtime.loop,
+            send=send,
+            is_http=self.is_http,
         )
 
     # ---- driving the session -------------------------------------------------------------------------------
 
-    def connect(self, pid: int = 123) -> dict[str, Any]:
-        """``Connect`` → the transport probe gets ``Open`` → ``Opened``; return the ``initialize`` request."""
+    def open(self, pid: int = 123) -> dict[str, Any]:
+        """``Connect`` → the transport probe gets ``Open`` → ``Opened``; return the first request sent."""
         self.ref.tell(Connect(self.transport.ref))
         self.transport.expect(Open)
-        self.ref.tell(Opened(self.incarnation, self.wire, pid=pid))
-        return self.wire.expect_request("initialize")
+        self.ref.tell(Opened(self.incarnation, self.wire, self.lane, pid=pid))
+        return self.wire.expect(where=lambda m: "id" in m and "method" in m)
+
+    def connect(self, pid: int = 123) -> dict[str, Any]:
+        """Open, refuse the modern probe like a legacy server (-32601); return the ``initialize`` request."""
+        return self.refuse_probe(self.open(pid))
+
+    def refuse_probe(self, first: dict[str, Any]) -> dict[str, Any]:
+        """Answer the ``server/discover`` probe ``first`` as a legacy server does; return ``initialize``."""
+        if first["method"] == "server/discover":
+            self.reply_error(first, -32601, "Method not found")
+            return self.wire.expect_request("initialize")
+        assert first["method"] == "initialize", first
+        return first
 
     def feed(self, *frames: bytes, incarnation: int | None = None) -> None:
-        """Tell the session that these frames were read from the wire (one ``Inbound``)."""
-        self.ref.tell(Inbound(self.incarnation if incarnation is None else incarnation, list(frames)))
+        """These frames were read from the wire: they go to the connection's lane, as a transport's do."""
+        if incarnation is not None and incarnation != self.incarnation:
+            # A stale incarnation's lane: what it reads reaches the session tagged with that incarnation.
+            self.new_lane(self.wire, incarnation).receive(list(frames))
+            return
+        self.lane.receive(list(frames))
 
     def reply(self, request: Mapping[str, Any], result: Mapping[str, Any]) -> None:
         """Answer one of the session's requests with a result."""

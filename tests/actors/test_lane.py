@@ -19,10 +19,19 @@ from typing import Any
 
 import pytest
 
-from mcp_troupe.actors.lane import RECENTLY_ABANDONED, CallLane, LoopReply, Received
+from mcp_troupe.actors.lane import CallLane, LoopReply, Outgoing, Received, SessionAnswer, SessionOwner
 from mcp_troupe.actors.loop import Runtime
-from mcp_troupe.errors import CallCancelled, CallTimedOut, ConnectionLost, MalformedMessage, RemoteError
-from mcp_troupe.protocol.jsonrpc import Notification, Request, Response
+from mcp_troupe.errors import (
+    CallCancelled,
+    CallTimedOut,
+    ConnectionLost,
+    MalformedMessage,
+    RemoteError,
+    TroupeError,
+)
+from mcp_troupe.protocol.engine import MAX_CONSECUTIVE_BAD_FRAMES, RECENTLY_ABANDONED
+from mcp_troupe.protocol.jsonrpc import Notification, Request
+from mcp_troupe.protocol.versions import REVISIONS
 
 from .fakes import ProbeHandle, error_frame, notification_frame, request_frame, result_frame, start_probe
 
@@ -39,7 +48,7 @@ class Wire:
         self.direct: list[bool] = []
         self._changed = threading.Condition()
 
-    def send(self, frame: bytes, direct: bool = True) -> None:
+    def send(self, frame: bytes, outgoing: Outgoing, direct: bool = True) -> None:
         with self._changed:
             self.frames.append(json.loads(frame))
             self.direct.append(direct)
@@ -68,7 +77,15 @@ def lane(runtime: Runtime, session: ProbeHandle, wire: Wire) -> CallLane:
     return lane
 
 
-def call(lane: CallLane, name: str = "echo", timeout: float | None = None) -> tuple[int, Future[Any]]:
+def session_request(lane: CallLane, method: str = "tools/list", *, memoize: bool = False) -> Any:
+    """Send a request of the session's own; its outcome comes back as a SessionAnswer."""
+    owner = SessionOwner(on_result=lambda result: None, on_error=lambda error: None)
+    request_id = lane.request(method, None, owner, 5.0, memoize=memoize)
+    assert request_id is not None
+    return request_id
+
+
+def call(lane: CallLane, name: str = "echo", timeout: float | None = None) -> tuple[Any, Future[Any]]:
     future: Future[Any] = Future()
     request_id = lane.call(name, {"text": "hi"}, future, CONTEXT, timeout)
     assert request_id is not None
@@ -129,35 +146,50 @@ def test_everything_that_is_not_a_lane_answer_reaches_the_session_in_order(
         [
             notification_frame("notifications/tools/list_changed"),
             result_frame(request_id, {"content": []}),
-            result_frame(9999, {}),  # the session's own request (or an unknown id): the session decides
+            result_frame(9999, {}),  # an id nobody sent: logged and dropped by the lane
             request_frame("s1", "ping"),
             b"not json",
         ]
     )
-    received = session.expect(Received, where=lambda m: len(m.items) == 4)
+    received = session.expect(Received, where=lambda m: len(m.items) == 3)
     assert received.incarnation == 3
     kinds = [type(item) for item in received.items]
-    assert kinds == [Notification, Response, Request, MalformedMessage]
-    assert received.bad_in_a_row == 1
+    assert kinds == [Notification, Request, MalformedMessage]
+    assert received.fatal == ""
     assert future.result(1)[0] == {"content": []}
+
+
+def test_the_sessions_own_answers_reach_it_as_session_answers_in_order(
+    lane: CallLane, session: ProbeHandle
+) -> None:
+    first = session_request(lane, "tools/list")
+    second = session_request(lane, "prompts/list")
+    lane.receive([error_frame(second, -32603, "busy"), result_frame(first, {"tools": []})])
+    received = session.expect(Received)
+    answers = [item for item in received.items if isinstance(item, SessionAnswer)]
+    assert [answer.request_id for answer in answers] == [second, first]
+    assert isinstance(answers[0].error, RemoteError) and answers[0].error.code == -32603
+    assert answers[1].result == {"tools": []}
 
 
 def test_bad_frames_are_counted_in_a_row_across_every_frame_lane_answers_included(
     lane: CallLane, session: ProbeHandle
 ) -> None:
-    lane.receive([b"junk", b"junk"])
-    assert session.expect(Received).bad_in_a_row == 2
+    lane.receive([b"junk"] * (MAX_CONSECUTIVE_BAD_FRAMES - 1))
+    assert session.expect(Received).fatal == ""
     request_id, future = call(lane)
     lane.receive([result_frame(request_id, {"content": []})])  # a good frame, consumed by the lane
-    lane.receive([b"junk"])
-    assert session.expect(Received).bad_in_a_row == 1
+    lane.receive([b"junk"] * (MAX_CONSECUTIVE_BAD_FRAMES - 1))
+    assert session.expect(Received).fatal == ""
     assert future.done()
+    lane.receive([b"junk"])
+    assert session.expect(Received).fatal == f"{MAX_CONSECUTIVE_BAD_FRAMES} unreadable frames in a row"
 
 
 def test_a_batch_mixes_lane_answers_and_session_messages_when_the_revision_allows_batches(
     lane: CallLane, session: ProbeHandle
 ) -> None:
-    lane.batching = True
+    lane.settle(REVISIONS["2025-03-26"], None)
     request_id, future = call(lane)
     batch = b"[" + result_frame(request_id, {"content": []}) + b"," + notification_frame("x/y") + b"]"
     lane.receive([batch])
@@ -263,13 +295,13 @@ def test_many_calls_in_flight_are_queued_for_one_write_per_burst(lane: CallLane,
 def test_ids_are_shared_with_the_session_and_late_answers_to_many_cancelled_ids_stay_bounded(
     lane: CallLane,
 ) -> None:
-    session_id = next(lane.ids)
+    session_id = session_request(lane)
     request_id, _future = call(lane)
     assert request_id == session_id + 1
     for _ in range(RECENTLY_ABANDONED + 10):
         rid, _ = call(lane)
         lane.cancel(rid)
-    assert len(lane._abandoned) == RECENTLY_ABANDONED
+    assert len(lane.engine._abandoned) == RECENTLY_ABANDONED
 
 
 # ---- memoised pages ----------------------------------------------------------------------------------------
@@ -280,54 +312,56 @@ def page_frame(request_id: int, names: list[str]) -> bytes:
     return result_frame(request_id, {"tools": tools})
 
 
+def answer_of(session: ProbeHandle) -> SessionAnswer:
+    item = session.expect(Received).items[0]
+    assert isinstance(item, SessionAnswer)
+    return item
+
+
 def test_a_page_that_comes_back_byte_for_byte_is_the_same_result_object(
     lane: CallLane, session: ProbeHandle
 ) -> None:
     lane.begin_listing()
-    first_id = next(lane.ids)
-    lane.memoize(first_id)
+    first_id = session_request(lane, memoize=True)
     lane.receive([page_frame(first_id, ["a", "b"])])
-    first = session.expect(Received).items[0]
-    assert isinstance(first, Response)
+    first = answer_of(session)
+    assert first.result is not None
 
     lane.begin_listing()  # the next listing: the previous one's pages are remembered
-    again_id = next(lane.ids)
-    lane.memoize(again_id)
+    again_id = session_request(lane, memoize=True)
     lane.receive([page_frame(again_id, ["a", "b"])])
-    again = session.expect(Received).items[0]
-    assert isinstance(again, Response) and again.id == again_id
+    again = answer_of(session)
+    assert again.request_id == again_id
     assert again.result is first.result
 
-    changed_id = next(lane.ids)
-    lane.memoize(changed_id)
+    changed_id = session_request(lane, memoize=True)
     lane.receive([page_frame(changed_id, ["a", "c"])])
-    changed = session.expect(Received).items[0]
-    assert isinstance(changed, Response)
+    changed = answer_of(session)
+    assert changed.result is not None
     assert changed.result["tools"][1]["name"] == "c" and changed.result is not first.result
 
 
 def test_only_answers_to_memoised_requests_are_memoised_and_two_listings_at_most_are_kept(
     lane: CallLane, session: ProbeHandle
 ) -> None:
-    plain_id = next(lane.ids)
+    plain_id = session_request(lane)
     lane.receive([page_frame(plain_id, ["a"])])  # not a page the session asked to memoise
     session.expect(Received)
-    assert lane._memo == {}
+    assert lane.engine._memo == {}
     for listing in range(3):
         lane.begin_listing()
-        request_id = next(lane.ids)
-        lane.memoize(request_id)
+        request_id = session_request(lane, memoize=True)
         lane.receive([page_frame(request_id, [f"tool{listing}"])])
         session.expect(Received)
-    assert len(lane._memo) + len(lane._memo_previous) == 2
+    assert len(lane.engine._memo) + len(lane.engine._memo_previous) == 2
 
 
 def test_an_error_answer_to_a_page_request_is_never_memoised(lane: CallLane, session: ProbeHandle) -> None:
-    request_id = next(lane.ids)
-    lane.memoize(request_id)
+    request_id = session_request(lane, memoize=True)
     lane.receive([error_frame(request_id, -32603, "boom")])
-    assert session.expect(Received).items[0].__class__.__name__ == "ErrorResponse"
-    assert lane._memo == {}
+    error: TroupeError | None = answer_of(session).error
+    assert isinstance(error, RemoteError)
+    assert lane.engine._memo == {}
 
 
 # ---- LoopReply: acall's reply, completed straight into the caller's asyncio future ------------------------
@@ -393,7 +427,7 @@ def test_many_callers_while_answers_arrive_never_trip_over_each_other(
         incarnation=1,
         session=session.ref,
         loop=runtime.loop,
-        send=lambda f, direct=True: frames.put(f),
+        send=lambda f, outgoing, direct=True: frames.put(f),
     )
     lane.open(60.0)
 

@@ -14,9 +14,9 @@ from concurrent.futures import Future
 
 import pytest
 
+from mcp_troupe.actors.lane import Outgoing
 from mcp_troupe.actors.loop import Runtime
 from mcp_troupe.actors.session import (
-    MAX_CONSECUTIVE_BAD_FRAMES,
     CallRequest,
     CancelCall,
     CatalogChanged,
@@ -40,7 +40,8 @@ from mcp_troupe.errors import (
     RemoteError,
     UnsupportedProtocolVersion,
 )
-from mcp_troupe.protocol.versions import SUPPORTED
+from mcp_troupe.protocol.engine import MAX_CONSECUTIVE_BAD_FRAMES
+from mcp_troupe.protocol.versions import LATEST_LEGACY, LEGACY_VERSIONS, SUPPORTED
 
 from .fakes import (
     DEFAULT_WAIT,
@@ -56,27 +57,29 @@ from .fakes import (
     tool,
 )
 
-SESSION_LOGGER = "mcp_troupe.session"
+SESSION_LOGGER = "mcp_troupe"
+# The connection logs from the session and from its lane (the request engine's shell).
+CONNECTION_LOGGERS = ("mcp_troupe.session", "mcp_troupe.lane")
 
 
 def _session_records(
     caplog: pytest.LogCaptureFixture, level: int = logging.WARNING
 ) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name == SESSION_LOGGER and r.levelno >= level]
+    return [r for r in caplog.records if r.name in CONNECTION_LOGGERS and r.levelno >= level]
 
 
 # ---- handshake ---------------------------------------------------------------------------------------------
 
 
 @pytest.mark.timeout(15)
-@pytest.mark.parametrize("version", ["2025-06-18", "2025-03-26", "2024-11-05"])
+@pytest.mark.parametrize("version", LEGACY_VERSIONS)
 def test_handshake_reports_ready_with_every_tool_for_each_supported_version(
     scripted: ScriptedSession, version: str
 ) -> None:
     initialize = scripted.connect(pid=123)
 
     assert spec_errors(initialize, "JSONRPCRequest", "InitializeRequest") == []
-    assert initialize["params"]["protocolVersion"] == "2025-06-18"  # we offer the latest we speak
+    assert initialize["params"]["protocolVersion"] == LATEST_LEGACY  # the latest handshake version we speak
     assert initialize["params"]["capabilities"] == {}  # no sampling, elicitation or roots
     scripted.barrier()
     assert scripted.wire.unconsumed() == [], "nothing may precede the answer to initialize"
@@ -116,7 +119,7 @@ def test_an_unsupported_version_fails_the_session_without_sending_initialized(
     assert "2099-01-01" in str(failed.error)
     assert all(version in str(failed.error) for version in SUPPORTED)
     scripted.barrier()
-    assert [m.get("method") for m in scripted.wire.sent] == ["initialize"]
+    assert [m.get("method") for m in scripted.wire.sent] == ["server/discover", "initialize"]
     scripted.supervisor.assert_none(SessionReady)
 
 
@@ -145,7 +148,7 @@ def test_an_unanswered_initialize_fails_at_the_handshake_timeout_and_is_never_ca
     assert failed.error.request_id == initialize["id"]
     scripted.barrier()
     # spec: lifecycle — a client MUST NOT attempt to cancel its initialize request.
-    assert [m.get("method") for m in scripted.wire.sent] == ["initialize"]
+    assert [m.get("method") for m in scripted.wire.sent] == ["server/discover", "initialize"]
 
 
 @pytest.mark.timeout(15)
@@ -183,7 +186,11 @@ def test_a_server_without_the_tools_capability_is_ready_with_no_tools_and_no_lis
     ready = scripted.supervisor.expect(SessionReady)
     assert ready.tools == ()
     scripted.barrier()
-    assert [m.get("method") for m in scripted.wire.sent] == ["initialize", "notifications/initialized"]
+    assert [m.get("method") for m in scripted.wire.sent] == [
+        "server/discover",
+        "initialize",
+        "notifications/initialized",
+    ]
 
 
 # ---- pagination --------------------------------------------------------------------------------------------
@@ -691,14 +698,21 @@ def test_opened_and_open_failed_from_a_stale_incarnation_are_ignored(scripted: S
     scripted.transport.expect(Open)
     stale_wire = FakeOutbound("stale wire")
 
-    scripted.ref.tell(Opened(scripted.incarnation - 1, stale_wire, pid=999))
+    scripted.ref.tell(
+        Opened(
+            scripted.incarnation - 1,
+            stale_wire,
+            scripted.new_lane(stale_wire, scripted.incarnation - 1),
+            pid=999,
+        )
+    )
     scripted.ref.tell(OpenFailed(scripted.incarnation + 1, ConnectFailed(scripted.server, "old failure")))
     scripted.barrier()
 
     assert stale_wire.sent == []
     scripted.supervisor.assert_none(SessionFailed)
-    scripted.ref.tell(Opened(scripted.incarnation, scripted.wire, pid=123))
-    initialize = scripted.wire.expect_request("initialize")
+    scripted.ref.tell(Opened(scripted.incarnation, scripted.wire, scripted.lane, pid=123))
+    initialize = scripted.refuse_probe(scripted.wire.expect(where=lambda m: "id" in m))
     scripted.reply(initialize, initialize_result("2025-06-18"))
     scripted.wire.expect_notification("notifications/initialized")
     scripted.reply(scripted.wire.expect_request("tools/list"), {"tools": [tool("echo")]})
@@ -759,7 +773,11 @@ def test_an_expired_session_is_initialised_again_and_the_failed_call_retried(
     scripted.handshake()
     future, request = scripted.call("echo", {"text": "hi"}, timeout=10.0)
 
-    scripted.ref.tell(SessionExpired(scripted.incarnation, [json.dumps(request).encode()]))
+    scripted.ref.tell(
+        SessionExpired(
+            scripted.incarnation, [(json.dumps(request).encode(), Outgoing("tools/call", request["id"]))]
+        )
+    )
 
     initialize = scripted.wire.expect_request("initialize")
     scripted.barrier()
@@ -776,7 +794,11 @@ def test_an_expired_session_is_initialised_again_and_the_failed_call_retried(
 def test_a_refused_reinitialize_after_expiry_loses_the_session(scripted: ScriptedSession) -> None:
     scripted.handshake()
     future, request = scripted.call("echo", {}, timeout=10.0)
-    scripted.ref.tell(SessionExpired(scripted.incarnation, [json.dumps(request).encode()]))
+    scripted.ref.tell(
+        SessionExpired(
+            scripted.incarnation, [(json.dumps(request).encode(), Outgoing("tools/call", request["id"]))]
+        )
+    )
     initialize = scripted.wire.expect_request("initialize")
 
     scripted.reply_error(initialize, -32600, "no new sessions")

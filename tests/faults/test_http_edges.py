@@ -518,7 +518,8 @@ def test_a_refused_connection_fails_the_connect_with_the_reason() -> None:
         status = status_of(troupe)
 
     assert status.state is ServerState.FAILED
-    assert status.last_error is not None and "POST initialize failed" in status.last_error
+    # The first POST of a connection is the modern era's server/discover probe.
+    assert status.last_error is not None and "POST server/discover failed" in status.last_error
 
 
 @pytest.mark.timeout(30)
@@ -660,7 +661,11 @@ def test_the_protocol_version_header_follows_the_handshake_and_is_absent_on_init
 
     (initialize,) = server.requests("POST", "initialize")
     assert "mcp-protocol-version" not in initialize.headers
-    after = [seen for seen in server.seen if seen is not initialize]
+    # The probe before it speaks the modern era, whose headers name its own version.
+    (probe,) = server.requests("POST", "server/discover")
+    assert probe.headers.get("mcp-protocol-version") == "2026-07-28"
+    assert probe.headers.get("mcp-method") == "server/discover"
+    after = [seen for seen in server.seen if seen is not initialize and seen is not probe]
     assert {seen.method for seen in after} == {"POST", "GET", "DELETE"}
     assert all(seen.headers.get("mcp-protocol-version") == "2025-06-18" for seen in after)
 
@@ -672,7 +677,9 @@ def test_no_protocol_version_header_when_the_server_speaks_2025_03_26() -> None:
         ready(troupe)
         troupe.call("mcp__edge__echo", {})
 
-    assert all("mcp-protocol-version" not in seen.headers for seen in server.seen)
+    # Only the modern probe (server/discover, refused by this legacy server) names a version.
+    handshake_era = [seen for seen in server.seen if seen.rpc_method != "server/discover"]
+    assert handshake_era and all("mcp-protocol-version" not in seen.headers for seen in handshake_era)
 
 
 @pytest.mark.timeout(30)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mcp_troupe.actors.deadlines import Deadlines
+from mcp_troupe.protocol.deadlines import Deadlines
 
 
 @dataclass

@@ -56,15 +56,9 @@ import httpx
 import pykka
 
 from mcp_troupe._version import __version__
+from mcp_troupe.actors.lane import CallLane, Outgoing
 from mcp_troupe.actors.loop import Runtime, safe_tell
-from mcp_troupe.actors.session import (
-    Inbound,
-    Opened,
-    OpenFailed,
-    RequestFailed,
-    SessionExpired,
-    TransportDown,
-)
+from mcp_troupe.actors.session import Opened, OpenFailed, SessionExpired, TransportDown
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import (
@@ -73,13 +67,12 @@ from mcp_troupe.errors import (
     ConnectionLost,
     FrameTooLarge,
     HttpError,
-    MalformedMessage,
     TroupeClosed,
     TroupeError,
 )
 from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol import mcp as proto
-from mcp_troupe.protocol.jsonrpc import ErrorResponse, Notification, Request, RequestId, Response
+from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
 from mcp_troupe.protocol.oauth import parse_www_authenticate
 from mcp_troupe.protocol.sse import SseEvent, SseParser
 from mcp_troupe.protocol.versions import REVISIONS
@@ -309,8 +302,8 @@ async def _read_bounded(response: httpx.Response, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-async def _error_excerpt(response: httpx.Response) -> str:
-    """The start of an error answer: its JSON-RPC error message if it is one, else its text, one line."""
+async def _error_body(response: httpx.Response) -> bytes:
+    """The start of an error answer (at most ERROR_BODY_READ bytes)."""
     body = b""
     try:
         async for chunk in response.aiter_bytes():
@@ -319,7 +312,16 @@ async def _error_excerpt(response: httpx.Response) -> str:
                 break
     except httpx.HTTPError:
         pass
-    text = body[:ERROR_BODY_READ].decode("utf-8", "replace")
+    return body[:ERROR_BODY_READ]
+
+
+async def _error_excerpt(response: httpx.Response) -> str:
+    """The start of an error answer: its JSON-RPC error message if it is one, else its text, one line."""
+    return _excerpt_of(await _error_body(response))
+
+
+def _excerpt_of(body: bytes) -> str:
+    text = body.decode("utf-8", "replace")
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError):
@@ -407,13 +409,23 @@ class _HttpConnection:
         self._delete_timeout = MIN_DELETE_TIMEOUT
 
         # Writes from the session thread are queued here and applied by one loop callback per burst.
-        self._out: WriteQueue[bytes | _SetVersion] = WriteQueue(runtime.loop, self._flush)
+        self._out: WriteQueue[tuple[bytes, Outgoing] | _SetVersion] = WriteQueue(runtime.loop, self._flush)
+        # The connection's request engine: every request goes through it; answers read here go to it.
+        self.lane = CallLane(
+            server=self.server,
+            incarnation=incarnation,
+            session=session,
+            loop=runtime.loop,
+            send=self.send,
+            is_http=True,
+        )
+        self._is_modern = False
 
     # ---- Outbound (called from the session's thread) ---------------------------------------------------
 
-    def send(self, frame: bytes) -> None:
-        """Queue ``frame`` to be POSTed; safe to call from any thread."""
-        self._out.put(frame)
+    def send(self, frame: bytes, outgoing: Outgoing, direct: bool = True) -> None:
+        """Queue ``frame`` (which is ``outgoing``) to be POSTed; safe to call from any thread."""
+        self._out.put((frame, outgoing))
 
     def set_protocol_version(self, version: str) -> None:
         """Send ``MCP-Protocol-Version`` on every frame queued after this (when the revision has it)."""
@@ -449,8 +461,11 @@ class _HttpConnection:
                 # and 2024-11-05 have no such header.
                 has_header = revision is not None and revision.protocol_version_header
                 self._protocol_version = item.version if has_header else None
+                # spec: 2026-07-28 streamable-http — no sessions; the version goes on every request in the
+                # headers the lane derives from it (they match the request's _meta).
+                self._is_modern = revision is not None and revision.is_modern
             else:
-                self._start_post(item)
+                self._start_post(*item)
 
     # ---- opening and closing (on the loop) ---------------------------------------------------------------
 
@@ -486,7 +501,7 @@ class _HttpConnection:
                     task_group.start_soon(self._pump)
                     # No network I/O is needed to "open": the first POST (initialize) connects.
                     # connect_timeout, enforced by the supervisor, covers the TCP connect and the handshake.
-                    safe_tell(self.session, Opened(self.incarnation, self))
+                    safe_tell(self.session, Opened(self.incarnation, self, self.lane))
                     await self._close_requested.wait()
                     task_group.cancel_scope.cancel()
             except Exception as exc:
@@ -546,13 +561,15 @@ class _HttpConnection:
             safe_tell(self.session, message)
 
     def _deliver(self, frames: list[bytes]) -> None:
-        if frames:
-            self._tell(Inbound(self.incarnation, frames))
+        if frames and not self._is_closing and not self._is_down:
+            self.lane.receive(frames)
 
     def _report_down(self, reason: str) -> None:
         if self._is_down or self._is_closing:
             return
         log.info("server %s (incarnation %d): transport down: %s", self.server, self.incarnation, reason)
+        # Callers fail now, before anyone hears of it (DESIGN rule 4): the lane knows the connection ended.
+        self.lane.close(ConnectionLost(self.server, reason))
         safe_tell(self.session, TransportDown(self.incarnation, reason))
         self._is_down = True
         # Stop every exchange now; the client itself is closed when the supervisor closes us.
@@ -560,7 +577,8 @@ class _HttpConnection:
             self._task_group.cancel_scope.cancel()
 
     def _fail_request(self, request: Request, error: TroupeError) -> None:
-        self._tell(RequestFailed(self.incarnation, request.id, error))
+        if not self._is_closing:
+            self.lane.fail(request.id, error)
 
     # ---- POST -------------------------------------------------------------------------------------------
 
@@ -570,22 +588,25 @@ class _HttpConnection:
         if token is not None:
             # RFC 6750 §2.1: the header, never the query string (which servers and proxies log).
             headers["Authorization"] = f"Bearer {token}"
-        if with_session:
+        if with_session and not self._is_modern:
             if self._session_id is not None:
                 headers[SESSION_HEADER] = self._session_id
             if self._protocol_version is not None:
                 headers[VERSION_HEADER] = self._protocol_version
         return headers
 
-    def _start_post(self, frame: bytes) -> None:
+    def _start_post(self, frame: bytes, outgoing: Outgoing) -> None:
         task_group = self._task_group
         if task_group is None or self._is_down or self._is_closing:
             return
-        try:
-            message = jsonrpc.decode(frame)
-        except MalformedMessage as exc:  # we encoded it ourselves: a bug, not a peer's fault
-            log.error("server %s: not sending an unreadable frame: %s", self.server, exc)
-            return
+        # What the frame is comes with it: our own frames are never decoded again here.
+        message: jsonrpc.Message
+        if outgoing.request_id is not None:
+            message = Request(outgoing.request_id, outgoing.method)
+        elif outgoing.is_response:
+            message = Response(0, {})
+        else:
+            message = Notification(outgoing.method)
         scope = anyio.CancelScope()
         gate = self._gate
         own_gate: asyncio.Event | None = None
@@ -594,17 +615,21 @@ class _HttpConnection:
                 self._in_flight[request_id] = scope
             case Notification(method=proto.INITIALIZED):
                 own_gate = self._gate = asyncio.Event()
-            case Notification(method=proto.CANCELLED, params=params):
-                # We gave up on that call and told the server so; its POST (or its stream) is of no use now.
-                # spec: 2025-06-18 transports — disconnecting is not cancelling, hence the notification.
-                cancelled = self._in_flight.get((params or {}).get("requestId", ""))
+            case Notification(method=proto.CANCELLED):
+                # We gave up on that call; its POST (or its stream) is of no use now.
+                cancelled = self._in_flight.get(outgoing.cancels) if outgoing.cancels is not None else None
                 if cancelled is not None:
                     cancelled.cancel()
+                if self._is_modern:
+                    # spec: 2026-07-28 streamable-http — closing the response stream IS the cancellation;
+                    # no notifications/cancelled is sent over HTTP.
+                    return
+                # spec: 2025-06-18 transports — disconnecting is not cancelling, hence the notification.
             case Notification() | Response() | ErrorResponse():
                 pass
             case _:
                 assert_never(message)
-        task_group.start_soon(self._post, frame, message, scope, gate, own_gate)
+        task_group.start_soon(self._post, frame, message, scope, gate, own_gate, outgoing)
 
     async def _post(
         self,
@@ -613,6 +638,7 @@ class _HttpConnection:
         scope: anyio.CancelScope,
         gate: asyncio.Event | None,
         own_gate: asyncio.Event | None,
+        outgoing: Outgoing,
     ) -> None:
         is_acknowledged = False
         try:
@@ -622,9 +648,9 @@ class _HttpConnection:
                 if isinstance(message, Request):
                     assert self._slots is not None
                     async with self._slots:
-                        await self._exchange(frame, message)
+                        await self._exchange(frame, message, outgoing)
                 else:
-                    is_acknowledged = await self._exchange(frame, message)
+                    is_acknowledged = await self._exchange(frame, message, outgoing)
         finally:
             if isinstance(message, Request) and self._in_flight.get(message.id) is scope:
                 del self._in_flight[message.id]
@@ -635,7 +661,7 @@ class _HttpConnection:
                 if is_acknowledged:
                     self._start_listening()
 
-    async def _exchange(self, frame: bytes, message: jsonrpc.Message) -> bool:
+    async def _exchange(self, frame: bytes, message: jsonrpc.Message, outgoing: Outgoing) -> bool:
         """POST one frame and handle the answer; return whether it was accepted (2xx).
 
         With OAuth, a 401 renews the token and POSTs again once; a 403 ``insufficient_scope`` steps up and
@@ -651,7 +677,7 @@ class _HttpConnection:
             except AuthError as exc:
                 self._on_auth_failed(message, request, exc)
                 return False
-            outcome = await self._post_once(frame, message, request, token)
+            outcome = await self._post_once(frame, message, request, token, outgoing)
             if not isinstance(outcome, _Challenge):
                 return outcome
             assert self.auth is not None
@@ -705,7 +731,12 @@ class _HttpConnection:
             self._fail_request(request, self._http_error(status, request, excerpt, reason))
 
     async def _post_once(
-        self, frame: bytes, message: jsonrpc.Message, request: Request | None, token: str | None
+        self,
+        frame: bytes,
+        message: jsonrpc.Message,
+        request: Request | None,
+        token: str | None,
+        outgoing: Outgoing,
     ) -> bool | _Challenge:
         client = self._client
         assert client is not None
@@ -714,13 +745,17 @@ class _HttpConnection:
         # the protocol-version header belongs to requests after the handshake.
         headers = self._headers(ACCEPT_POST, with_session=not is_initialize, token=token)
         headers["Content-Type"] = "application/json"
+        if outgoing.headers:
+            headers.update(outgoing.headers)
         sent_session_id = headers.get(SESSION_HEADER)
         try:
             async with client.stream("POST", self.url, content=frame, headers=headers) as response:
                 challenge = await self._challenge_of(response)
                 if challenge is not None:
                     return challenge
-                return await self._on_post_answer(response, frame, message, request, sent_session_id)
+                return await self._on_post_answer(
+                    response, frame, outgoing, message, request, sent_session_id
+                )
         except httpx.PoolTimeout:
             if request is not None:
                 self._fail_request(request, ConnectionLost(self.server, "no free HTTP connection in time"))
@@ -740,20 +775,21 @@ class _HttpConnection:
         self,
         response: httpx.Response,
         frame: bytes,
+        outgoing: Outgoing,
         message: jsonrpc.Message,
         request: Request | None,
         sent_session_id: str | None,
     ) -> bool:
         status = response.status_code
         if status >= 300:
-            await self._on_post_error(response, frame, message, request, sent_session_id)
+            await self._on_post_error(response, frame, outgoing, message, request, sent_session_id)
             return False
         media_type = _media_type(response)
         if request is None:
             # spec: 2025-06-18 transports — a notification or response we sent is answered 202 Accepted with
             # no body. Read whatever came anyway, to keep the connection reusable.
             if media_type == "text/event-stream":
-                await self._read_stream(response, frame, None)
+                await self._read_stream(response, frame, None, outgoing)
             else:
                 await response.aread()
             return True
@@ -769,7 +805,7 @@ class _HttpConnection:
                 self._adopt_session(response, frames, request)
             self._deliver(frames)
         elif media_type == "text/event-stream":
-            await self._read_stream(response, frame, request)
+            await self._read_stream(response, frame, request, outgoing)
         elif status == 202 or not response.headers.get("content-type"):
             await response.aread()
             self._fail_request(request, self._no_answer(status, request))
@@ -793,6 +829,7 @@ class _HttpConnection:
         self,
         response: httpx.Response,
         frame: bytes,
+        outgoing: Outgoing,
         message: jsonrpc.Message,
         request: Request | None,
         sent_session_id: str | None,
@@ -806,16 +843,43 @@ class _HttpConnection:
                 method = _method_of(message)
                 log.info("server %s: HTTP 404 on %s; the session may have expired", self.server, method)
                 return
-            self._on_session_expired(frame, sent_session_id)
+            self._on_session_expired(frame, outgoing, sent_session_id)
             return
         if status in (401, 403):
             await self._on_unauthorized(response, request)
             return
-        excerpt = await _error_excerpt(response)
+        body = await _error_body(response)
+        if request is not None and status < 500 and self._deliver_error_body(body, request):
+            # spec: 2026-07-28 streamable-http — a modern server's refusals (400 -32022/-32021/-32020, 404
+            # -32601) carry a JSON-RPC error: the body, not the status, says what happened (and tells a
+            # modern server apart from a legacy one during the probe).
+            return
+        excerpt = _excerpt_of(body)
         if request is not None:
             self._fail_request(request, self._http_error(status, request, excerpt))
         else:
             log.warning("server %s: HTTP %d on %s: %s", self.server, status, _method_of(message), excerpt)
+
+    def _deliver_error_body(self, body: bytes, request: Request) -> bool:
+        """Deliver the JSON-RPC error body of an error status as the answer to ``request`` (False: none)."""
+        try:
+            obj = json.loads(body) if body.strip() else None
+        except (ValueError, RecursionError):
+            return False
+        if not isinstance(obj, dict) or obj.get("jsonrpc") != "2.0":
+            return False
+        error = obj.get("error")
+        if not isinstance(error, dict) or type(error.get("code")) is not int:
+            return False
+        # A refusal the server could not tie to our request (id null or absent) still answers it: it is the
+        # only request this POST carried.
+        answered = obj.get("id")
+        if answered is not None and answered != request.id:
+            return False
+        message = error.get("message")
+        refusal = ErrorObject(error["code"], message if isinstance(message, str) else "", error.get("data"))
+        self._deliver([jsonrpc.encode(ErrorResponse(request.id, refusal))])
+        return True
 
     async def _challenge_of(self, response: httpx.Response) -> _Challenge | None:
         """With OAuth: the 401, or the 403 ``insufficient_scope``, that a new token may answer."""
@@ -843,7 +907,7 @@ class _HttpConnection:
             reason = "the server refused the request (forbidden)"
         self._fail_request(request, self._http_error(response.status_code, request, excerpt, reason))
 
-    def _on_session_expired(self, frame: bytes, sent_session_id: str) -> None:
+    def _on_session_expired(self, frame: bytes, outgoing: Outgoing, sent_session_id: str) -> None:
         # spec: 2025-06-18 transports, session management — "When a client receives HTTP 404 in response to a
         # request containing an Mcp-Session-Id, it MUST start a new session by sending a new
         # InitializeRequest without a session ID attached." The id is dropped before the session hears of
@@ -855,7 +919,7 @@ class _HttpConnection:
             self._stop_listening()
             if self._is_listen_retried_per_session:
                 self._is_listen_unsupported = self._is_listen_retried_per_session = False
-        self._tell(SessionExpired(self.incarnation, [frame]))
+        self._tell(SessionExpired(self.incarnation, [(frame, outgoing)]))
 
     def _adopt_session(self, response: httpx.Response, frames: list[bytes], request: Request) -> None:
         """Take ``Mcp-Session-Id`` from a *successful* initialize answer, before the session sees it."""
@@ -897,7 +961,9 @@ class _HttpConnection:
         self._deliver(frames)
         return is_answered
 
-    async def _read_stream(self, response: httpx.Response, frame: bytes, request: Request | None) -> None:
+    async def _read_stream(
+        self, response: httpx.Response, frame: bytes, request: Request | None, outgoing: Outgoing
+    ) -> None:
         """Read a POST's SSE answer until the response to ``request`` arrived; resume it if it breaks."""
         parser = SseParser(self.max_frame)
         broken: httpx.HTTPError | None = None
@@ -916,8 +982,17 @@ class _HttpConnection:
             broken = exc
         if request is None:
             return
+        if self._is_modern:
+            # spec: 2026-07-28 — no resumability: a broken stream loses the request, and the client MUST
+            # re-issue it as a new request with a new id (only a request that is safe to repeat).
+            reason = "the stream broke off" if broken is not None else "the server ended the stream early"
+            error = ConnectionLost(
+                self.server, f"{reason} before the answer to {request.method} (JSON-RPC id {request.id!r})"
+            )
+            self.lane.reissue(request.id, error)
+            return
         if parser.last_event_id is not None:
-            await self._resume(frame, request, parser.last_event_id, parser.retry)
+            await self._resume(frame, outgoing, request, parser.last_event_id, parser.retry)
         elif broken is not None:
             self._report_down(f"the answer to {request.method} broke off: {_describe(broken)}")
         else:
@@ -927,7 +1002,9 @@ class _HttpConnection:
             )
             self._fail_request(request, ConnectionLost(self.server, reason))
 
-    async def _resume(self, frame: bytes, request: Request, last_event_id: str, retry: int | None) -> None:
+    async def _resume(
+        self, frame: bytes, outgoing: Outgoing, request: Request, last_event_id: str, retry: int | None
+    ) -> None:
         """Pick up a POST's broken SSE stream with GET + ``Last-Event-ID`` until the response arrives.
 
         spec: 2025-06-18 transports, resumability — "the client SHOULD issue an HTTP GET to the MCP endpoint
@@ -957,7 +1034,7 @@ class _HttpConnection:
                     status = response.status_code
                     if status == 404 and sent_session_id is not None:
                         await response.aclose()
-                        self._on_session_expired(frame, sent_session_id)
+                        self._on_session_expired(frame, outgoing, sent_session_id)
                         return
                     if status >= 300 or _media_type(response) != "text/event-stream":
                         excerpt = await _error_excerpt(response)

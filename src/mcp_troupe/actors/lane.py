@@ -1,77 +1,125 @@
-"""CallLane: the fast path of ``tools/call`` over stdio, from the caller's thread to the I/O loop and back.
+"""CallLane: one connection's request engine, shared by every thread that sends on it, stdio and HTTP alike.
 
-Why it exists. Through the actors a call crosses five thread hand-offs (caller → registry → session → loop
-→ session → caller), and one hand-off costs 7 µs on a busy machine and about 44 µs when the other core is
-idle (``benchmarks/profile_core.py``, ``handoff.*``). For a call the registry has already cleared (the gate
-passed with nothing to ask or record: see :class:`RouteBoard`), the lane does the session's per-call work on
-the threads that are awake anyway: the caller registers the call and queues its frame for the loop, and the
-loop, which reads the answer, completes the caller's future. Two hand-offs instead of five.
+What it is. Each connection (incarnation) has one :class:`~mcp_troupe.protocol.engine.RequestEngine` — the
+only place its request ids, pending requests, deadlines, cancellations and late answers live — and one lane
+around it: a lock, one loop timer for the earliest deadline, the transport's write function, and the routing
+of each engine event to whoever owns the request. Every request goes through it: the facade's fast-path
+calls (:meth:`CallLane.call`, from the caller's thread), calls the registry sends through the session,
+built-in tools' listings and reads, and the session's own requests (the handshake, listings,
+``subscriptions/listen``).
 
-Who owns what. The stdio connection creates one lane per incarnation and feeds it every frame it reads (on
-the loop). The session takes its request ids from the lane (one id space, so nothing collides), sets
-:attr:`CallLane.batching` once the revision is known, opens the lane when the connection is ready and closes
-it when the connection ends (the connection also closes it the moment the process goes away). Everything
-that is not the answer to a lane call — the handshake, listings, notifications, server requests, unreadable
-frames — is decoded here once and handed to the session in order, as one :class:`Received` per read.
+Owners. A request is owned either by a caller (:class:`CallerOwner`: a future, and the context that travels
+with its answer), whose answer the loop completes directly — no actor hop — or by the session
+(:class:`SessionOwner`: callbacks), whose answers, errors and timeouts reach the session's thread as
+:class:`SessionAnswer` items of one :class:`Received` per read, in order with the server's requests and
+notifications.
 
-Re-listing. Pages of ``tools/list`` the session asks for are *memoised*: the decoded result of each page is
-kept by its bytes (:func:`~mcp_troupe.protocol.jsonrpc.split_result`), for this listing and the previous
-one, and a page that comes back byte for byte the same is not parsed again — the session receives the very
-same result object, recognises the page as unchanged in one comparison and passes its definitions on as the
-same objects, so nothing downstream re-checks them. A ``list_changed`` that changed nothing costs little
-more than reading the bytes. (A page whose tail repeats a top-level key, which JSON leaves undefined, is
-read as the first decoding read it.)
+Why the fast path. A thread hand-off costs 7-44 µs on a two-core VM; through the actors a call crosses five.
+For a call the registry has already cleared (see :class:`RouteBoard`) the caller registers the call here
+and, when nothing is queued, writes its frame itself; the loop, which reads the answer, completes the
+caller's future: one hand-off.
 
-Threads. :meth:`CallLane.call` and :meth:`CallLane.cancel` run on any thread; :meth:`CallLane.receive` and
-the deadline timer on the loop; :meth:`CallLane.open` and :meth:`CallLane.close` on the session's thread
-(and ``close`` on the loop). The pending map is a dict (single operations are atomic); the lock orders
-registering a call against closing the lane, so that no call is left pending in a closed lane.
+The era. Once the handshake settles, the session calls :meth:`CallLane.settle`; from then on every request
+carries the era's ``_meta`` (modern), and over HTTP the modern request headers. ``input_required`` answers
+(modern) are fulfilled on the loop through the host's fulfiller and retried under new ids, within the
+request's own deadline.
+
+Threads. :meth:`call`, :meth:`request` and :meth:`cancel` run on any thread; :meth:`receive`, :meth:`fail`
+and the timer on the loop; :meth:`close` anywhere. The lock serialises every engine call; futures are
+completed outside it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import itertools
 import logging
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import InvalidStateError
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import anyio
 import pykka
 
 from mcp_troupe._futures import complete as _complete
 from mcp_troupe._futures import fail as _fail
-from mcp_troupe.actors.deadlines import Deadlines
 from mcp_troupe.actors.loop import IoLoop, safe_tell
-from mcp_troupe.errors import CallCancelled, CallTimedOut, MalformedMessage, RemoteError, TroupeError
-from mcp_troupe.protocol import jsonrpc
+from mcp_troupe.errors import (
+    CallCancelled,
+    CallError,
+    CallTimedOut,
+    ConnectionLost,
+    MalformedMessage,
+    RemoteError,
+    TroupeError,
+)
 from mcp_troupe.protocol import mcp as proto
-from mcp_troupe.protocol.jsonrpc import ErrorResponse, Response
+from mcp_troupe.protocol import modern
+from mcp_troupe.protocol.engine import (
+    Answered,
+    Event,
+    Incoming,
+    Invalid,
+    NeedsInput,
+    Pending,
+    Progressed,
+    Refused,
+    RequestEngine,
+    Unexpected,
+    Unreadable,
+)
+from mcp_troupe.protocol.jsonrpc import ErrorObject, Notification, Request, RequestId
+from mcp_troupe.protocol.versions import Revision
 
-__all__ = ["CallLane", "FastRoute", "LoopReply", "Received", "Reply", "RouteBoard"]
+__all__ = [
+    "CallLane",
+    "CallerOwner",
+    "FastRoute",
+    "Fulfiller",
+    "HeaderMismatch",
+    "InputUnavailable",
+    "LoopReply",
+    "Outgoing",
+    "Received",
+    "Reply",
+    "RouteBoard",
+    "SessionAnswer",
+    "SessionOwner",
+]
 
 log = logging.getLogger("mcp_troupe.lane")
 
-# Ids of lane calls given up on (timed out, cancelled), so that their late answers are dropped quietly.
-RECENTLY_ABANDONED = 1024
 # With at most this many calls in flight a request is written by the caller's thread at once (latency);
 # with more, requests are queued and written one burst per loop turn (throughput).
 DIRECT_WRITE_MAX_PENDING = 8
 
 
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """What a frame is, told to the transport with it, so that nobody decodes our own frames again.
+
+    ``request_id`` is set for requests; ``cancels`` for a ``notifications/cancelled`` (the id it cancels);
+    ``headers`` are the modern era's HTTP request headers (empty otherwise).
+    """
+
+    method: str
+    request_id: RequestId | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    cancels: RequestId | None = None
+    is_response: bool = False
+
+
 class Send(Protocol):
     """How the lane writes a frame: ``direct`` asks for the caller's thread to write it now if it can."""
 
-    def __call__(self, frame: bytes, direct: bool = True) -> None: ...
+    def __call__(self, frame: bytes, outgoing: Outgoing, direct: bool = True) -> None: ...
 
 
 class Reply(Protocol):
-    """Where a lane call's answer goes: a ``concurrent.futures.Future``, or a :class:`LoopReply`."""
+    """Where a caller's answer goes: a ``concurrent.futures.Future``, or a :class:`LoopReply`."""
 
     def done(self) -> bool: ...
 
@@ -84,14 +132,31 @@ class Reply(Protocol):
     def add_done_callback(self, fn: Callable[[Any], object]) -> None: ...
 
 
+Fulfiller = Callable[[str, str, Mapping[str, Any]], Awaitable[Mapping[str, Any]]]
+"""``(server, method, params) -> result`` for one embedded request of an ``input_required`` answer
+(``elicitation/create``, ``sampling/createMessage``, ``roots/list``); raises to refuse it."""
+
+ProgressSink = Callable[[str, Pending, Mapping[str, Any]], None]
+"""Called on the loop with ``(server, pending, params)`` for each ``notifications/progress`` of a request."""
+
+
+class InputUnavailable(CallError):
+    """The server asked for input (``input_required``) that the host cannot or would not give."""
+
+    def __init__(self, server: str, method: str, detail: str) -> None:
+        self.server = server
+        self.method = method
+        super().__init__(f"server {server!r}: {method} needs input the host cannot give: {detail}")
+
+
 class LoopReply:
-    """A lane call's reply for a caller awaiting on an asyncio loop (``Troupe.acall``).
+    """A caller's reply for a caller awaiting on an asyncio loop (``Troupe.acall``).
 
     Completing it schedules the result straight into the caller's asyncio future, one
     ``call_soon_threadsafe``; a ``concurrent.futures.Future`` relayed by ``asyncio.wrap_future`` costs two
     lock rounds and a chain of callbacks more on every call. Completed from any thread, at most once (the
-    lane's pending map decides which of answer, timeout, cancel and close gets to); a cancelled asyncio
-    future reports as cancelled, so the lane tells the server.
+    engine decides which of answer, timeout, cancel and close gets to); a cancelled asyncio future reports
+    as cancelled, so the lane tells the server.
     """
 
     __slots__ = ("_is_done", "_loop", "future")
@@ -136,17 +201,56 @@ def _settle_future(future: asyncio.Future[Any], result: Any, exception: BaseExce
         future.set_result(result)
 
 
+@dataclass(slots=True, eq=False)
+class CallerOwner:
+    """A request whose answer completes a caller's reply; with a ``context`` the reply gets
+    ``(result, context)`` (the registry's data travels with the answer)."""
+
+    reply: Reply
+    context: Any = None
+    has_context: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class SessionOwner:
+    """A request of the session's own: its outcome reaches the session's thread as :class:`SessionAnswer`."""
+
+    on_result: Callable[[Mapping[str, Any]], None]
+    on_error: Callable[[TroupeError], None]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionAnswer:
+    """The outcome of a :class:`SessionOwner` request: ``result`` or ``error``. (lane → session)"""
+
+    owner: SessionOwner
+    result: Mapping[str, Any] | None = None
+    error: TroupeError | None = None
+    request_id: RequestId | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Received:
-    """Messages read from the wire that are not answers to lane calls, in order. (lane → session)
+    """What a read brought that is not a caller's answer, in order. (lane → session)
 
-    Unreadable frames appear as the :class:`MalformedMessage` they raised; ``bad_in_a_row`` is the number of
-    unreadable frames since the last good one, counted over every frame (lane answers included).
+    Server requests and notifications, the session's own answers (:class:`SessionAnswer`), and unreadable
+    frames (as the :class:`MalformedMessage` they raised). ``fatal`` names why the connection must end (too
+    many unreadable frames in a row), or is empty.
     """
 
     incarnation: int
-    items: list[jsonrpc.Message | MalformedMessage]
-    bad_in_a_row: int = 0
+    items: list[Request | Notification | SessionAnswer | MalformedMessage]
+    fatal: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderMismatch:
+    """A tool call was refused with ``-32020``: list the tools again, then send it again once. (lane →
+    session)"""
+
+    incarnation: int
+    pending: Pending
+    error: TroupeError
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,17 +275,8 @@ class RouteBoard:
     routes: dict[str, FastRoute] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class _LaneCall:
-    request_id: int
-    future: Reply
-    context: Any
-    timeout: float
-    deadline: float
-
-
 class CallLane:
-    """One stdio connection's fast path for ``tools/call`` (see the module docstring)."""
+    """One connection's requests (see the module docstring)."""
 
     def __init__(
         self,
@@ -191,67 +286,113 @@ class CallLane:
         session: pykka.ActorRef[Any],
         loop: IoLoop,
         send: Send,
+        is_http: bool = False,
     ) -> None:
         self.server = server
         self.incarnation = incarnation
-        self.ids = itertools.count(1)
-        # The negotiated revision allows JSON-RPC batches (2025-03-26); set by the session.
-        self.batching = False
+        self.engine = RequestEngine(server=server)
+        self.is_http = is_http
         self._session = session
         self._loop = loop
         self._send = send
         self._lock = threading.Lock()
-        # Keyed by whatever id an answer carries (a server may echo a string or null): only ints are ours.
-        self._pending: dict[object, _LaneCall] = {}
-        # Calls are accepted between open() and close(); a closed lane never opens again.
+        # Calls from the facade are accepted between open() and close(); a closed lane never opens again.
         self._is_open = False
         self._is_closed = False
+        self.close_reason: str | None = None
         self._call_timeout = 0.0
-        self._deadlines = Deadlines()
         self._timer_token = 0
         self._timer_at: float | None = None
-        self._abandoned: deque[object] = deque(maxlen=RECENTLY_ABANDONED)
-        self._bad_in_a_row = 0
-        # Memoised pages (loop side; ids added by the session): request ids whose answers may be memoised,
-        # and decoded results by tail bytes, of the listing in progress and of the one before.
-        self._memo_ids: set[object] = set()
-        self._memo: dict[bytes, Any] = {}
-        self._memo_previous: dict[bytes, Any] = {}
+        # While an expired HTTP session is replaced, frames wait here (in order) instead of going out.
+        self._held: list[tuple[bytes, Outgoing]] | None = None
+        # The modern era over HTTP: each tool's `x-mcp-header` declarations, by original tool name.
+        self.param_headers: dict[str, tuple[modern.ParamHeader, ...]] = {}
+        self.fulfil: Fulfiller | None = None
+        self.on_progress: ProgressSink | None = None
+        # The hard cap on a call whose server reports progress: this many times its timeout.
+        self.max_call_factor = 10.0
 
     # ---- session side ----------------------------------------------------------------------------------
 
+    def settle(self, revision: Revision, meta: Mapping[str, Any] | None) -> None:
+        """The handshake chose ``revision`` (and the modern ``_meta``); every later request follows it."""
+        with self._lock:
+            self.engine.settle(revision, meta)
+
     def open(self, call_timeout: float) -> None:
-        """Accept calls from now on; ``call_timeout`` is the default for calls that name none."""
+        """Accept the facade's calls from now on; ``call_timeout`` is the default for calls that name none."""
         with self._lock:
             self._call_timeout = call_timeout
             self._is_open = not self._is_closed
 
     def close(self, error: TroupeError) -> None:
-        """Refuse new calls and fail every pending one with ``error`` (idempotent)."""
+        """Refuse new calls and fail every pending caller with ``error`` (idempotent).
+
+        The session's own requests are dropped, not failed: the session hears of the end of the connection
+        as a whole (``TransportDown``, ``Close``) and fails what waits on it itself.
+        """
         with self._lock:
             self._is_open = False
+            if not self._is_closed:
+                self.close_reason = str(error)
             self._is_closed = True
-            pending, self._pending = self._pending, {}
-            self._deadlines.clear()
-        for call in pending.values():
-            _fail(call.future, error)
+            pending = self.engine.close()
+            self._held = None
+        for item in pending:
+            if isinstance(item.owner, CallerOwner):
+                _fail(item.owner.reply, error)
 
     @property
     def is_open(self) -> bool:
-        """Whether calls are accepted now."""
+        """Whether the facade's calls are accepted now."""
         return self._is_open
 
-    def memoize(self, request_id: int) -> None:
+    @property
+    def is_closed(self) -> bool:
+        """Whether the connection has ended (its calls fail; status must not say ready)."""
+        return self._is_closed
+
+    def memoize(self, request_id: RequestId) -> None:
         """The answer to ``request_id`` (a ``tools/list`` page, sent after this call) may be memoised."""
-        self._memo_ids.add(request_id)
+        with self._lock:
+            self.engine.memoize(request_id)
 
     def begin_listing(self) -> None:
         """A new listing starts: the pages memoised so far become the previous listing's."""
-        self._memo_ids.clear()  # a page of an abandoned listing is not worth remembering
-        if self._memo:
-            self._memo_previous, self._memo = self._memo, {}
+        with self._lock:
+            self.engine.begin_listing()
 
-    # ---- caller side (any thread) --------------------------------------------------------------------
+    def hold(self) -> None:
+        """Keep every frame from now on until :meth:`release` (an HTTP session is being replaced)."""
+        with self._lock:
+            if self._held is None:
+                self._held = []
+
+    def release(self, first: list[tuple[bytes, Outgoing]] | None = None) -> None:
+        """Send ``first``, then every held frame, in order; stop holding."""
+        with self._lock:
+            held, self._held = self._held or [], None
+        for frame, outgoing in [*(first or []), *held]:
+            self._send(frame, outgoing, False)
+
+    def unhold(self, request_id: RequestId) -> bool:
+        """Drop a held request that is no longer wanted; True if it was held (so never sent)."""
+        with self._lock:
+            held = self._held
+            if held is None:
+                return False
+            for index, (_frame, outgoing) in enumerate(held):
+                if outgoing.request_id == request_id:
+                    del held[index]
+                    return True
+        return False
+
+    @property
+    def is_holding(self) -> bool:
+        """Whether frames are being held for a new HTTP session."""
+        return self._held is not None
+
+    # ---- sending (any thread) -----------------------------------------------------------------------------
 
     def call(
         self,
@@ -260,135 +401,448 @@ class CallLane:
         reply_to: Reply,
         context: Any,
         timeout: float | None = None,
-    ) -> int | None:
-        """Send ``tools/call`` for ``name``; ``reply_to`` gets ``(raw result, context)`` or an error.
+    ) -> RequestId | None:
+        """The facade's fast path: send ``tools/call`` for ``name``; ``reply_to`` gets ``(raw result,
+        context)`` or an error.
 
-        Returns the request id, or None when the lane is closed (nothing was sent and ``reply_to`` is
+        Returns the request id, or None when the lane is not open (nothing was sent and ``reply_to`` is
         untouched: the caller takes the actors' path, which knows why the server is not there).
         """
-        request_id = next(self.ids)
-        frame = jsonrpc.encode_request(request_id, proto.TOOLS_CALL, proto.call_tool_params(name, arguments))
-        arm_after = None
-        with self._lock:
-            if not self._is_open:
-                return None
-            limit = self._call_timeout if timeout is None else timeout
-            deadline = time.monotonic() + limit
-            self._pending[request_id] = _LaneCall(request_id, reply_to, context, limit, deadline)
-            self._deadlines.push(deadline, request_id, self._pending)
-            if self._timer_at is None or deadline < self._timer_at:
-                self._timer_at = deadline
-                self._timer_token += 1
-                arm_after = (limit, self._timer_token)
-        if arm_after is not None:
-            self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
-        self._send(frame, len(self._pending) <= DIRECT_WRITE_MAX_PENDING)
-        # Registered after the send: a caller that already gave up cancels a request that went out.
-        reply_to.add_done_callback(functools.partial(self._on_future_done, request_id))
-        return request_id
-
-    def cancel(self, request_id: int, reason: str = "cancelled by the client") -> bool:
-        """Give up on lane call ``request_id``: tell the server, fail its future with CallCancelled.
-
-        False when the call is not pending (answered, timed out, or never a lane call).
-        """
-        call = self._pending.pop(request_id, None)
-        if call is None:
-            return False
-        self._send_cancelled(request_id, reason)
-        _fail(call.future, CallCancelled(self.server, request_id, proto.TOOLS_CALL))
-        return True
-
-    def _on_future_done(self, request_id: int, future: Reply) -> None:
-        if future.cancelled():  # a cancelled acall task, or CallHandle's future cancelled by its owner
-            self.cancel(request_id, "the caller cancelled the call")
-
-    def _send_cancelled(self, request_id: int, reason: str) -> None:
-        # spec: cancellation — the sender SHOULD ignore a response that arrives afterwards.
-        self._abandoned.append(request_id)
-        self._send(jsonrpc.encode_notification(proto.CANCELLED, proto.cancelled_params(request_id, reason)))
-
-    # ---- loop side -----------------------------------------------------------------------------------
-
-    def receive(self, frames: list[bytes]) -> None:
-        """Decode ``frames``; complete lane calls; hand everything else to the session, in order."""
-        items: list[jsonrpc.Message | MalformedMessage] = []
-        pending = self._pending
-        for frame in frames:
-            try:
-                if self._memo_ids and not self.batching:
-                    messages = [self._decode_page(frame)]
-                else:
-                    messages = jsonrpc.decode_batch(frame) if self.batching else [jsonrpc.decode(frame)]
-            except MalformedMessage as exc:
-                self._bad_in_a_row += 1
-                items.append(exc)
-                continue
-            self._bad_in_a_row = 0
-            for message in messages:
-                if isinstance(message, Response | ErrorResponse):
-                    response_id = message.id
-                    call = pending.pop(response_id, None) if pending else None
-                    if call is not None:
-                        self._answer(call, message)
-                        continue
-                    if response_id in self._abandoned:
-                        log.debug(
-                            "server %s: dropped a late answer to cancelled id %r", self.server, response_id
-                        )
-                        continue
-                items.append(message)
-        if items:
-            safe_tell(self._session, Received(self.incarnation, items, self._bad_in_a_row))
-
-    def _decode_page(self, frame: bytes) -> jsonrpc.Message:
-        split = jsonrpc.split_result(frame)
-        if split is None or split[0] not in self._memo_ids:
-            return jsonrpc.decode(frame)
-        request_id, tail = split
-        self._memo_ids.discard(request_id)
-        result = self._memo.get(tail)
-        if result is None:
-            result = self._memo_previous.get(tail)
-        if result is not None:
-            self._memo[tail] = result
-            return Response(request_id, result)
-        message = jsonrpc.decode(frame)
-        # Checked once, here, by the full decoding: this tail means this result for whatever head it gets.
-        if type(message) is Response and message.id == request_id:
-            self._memo[tail] = message.result
-        return message
-
-    def _answer(self, call: _LaneCall, message: Response | ErrorResponse) -> None:
-        if type(message) is Response:
-            _complete(call.future, (message.result, call.context))
-            return
-        assert isinstance(message, ErrorResponse)
-        error = message.error
-        _fail(
-            call.future,
-            RemoteError(
-                self.server, call.request_id, proto.TOOLS_CALL, error.code, error.message, error.data
-            ),
+        if not self._is_open:
+            return None
+        limit = self._call_timeout if timeout is None else timeout
+        return self._send_request(
+            proto.TOOLS_CALL,
+            proto.call_tool_params(name, arguments),
+            CallerOwner(reply_to, context, True),
+            limit,
+            require_open=True,
         )
 
+    def request(
+        self,
+        method: str,
+        params: Mapping[str, Any] | None,
+        owner: CallerOwner | SessionOwner,
+        timeout: float | None,
+        *,
+        progress: bool = False,
+        past_hold: bool = False,
+        memoize: bool = False,
+    ) -> RequestId | None:
+        """Send any request; its outcome goes to ``owner``. None (and ``owner`` untouched) if the lane is
+        closed. ``past_hold`` sends it even while frames are held (the request that creates the new
+        session); ``memoize`` lets a ``tools/list`` page be memoised by its bytes."""
+        return self._send_request(
+            method, params, owner, timeout, progress=progress, past_hold=past_hold, memoize=memoize
+        )
+
+    def _send_request(
+        self,
+        method: str,
+        params: Mapping[str, Any] | None,
+        owner: CallerOwner | SessionOwner,
+        timeout: float | None,
+        *,
+        require_open: bool = False,
+        progress: bool = False,
+        past_hold: bool = False,
+        memoize: bool = False,
+    ) -> RequestId | None:
+        engine = self.engine
+        now = time.monotonic()
+        hard = timeout * self.max_call_factor if (progress and timeout is not None) else None
+        pending, frame = engine.prepare(
+            method, params, owner, now=now, timeout=timeout, hard_timeout=hard, progress=progress
+        )
+        outgoing = self._outgoing(method, pending.request_id, params)
+        arm_after = None
+        is_held = False
+        with self._lock:
+            if self._is_closed or (require_open and not self._is_open):
+                return None
+            if memoize:
+                engine.memoize(pending.request_id)
+            engine.track(pending)
+            arm_after = self._arm_locked(pending.deadline, now)
+            if self._held is not None and not past_hold:
+                self._held.append((frame, outgoing))
+                is_held = True
+            in_flight = len(engine.pending)
+        if arm_after is not None:
+            self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
+        if not is_held:
+            self._send(frame, outgoing, in_flight <= DIRECT_WRITE_MAX_PENDING)
+        if isinstance(owner, CallerOwner):
+            # Registered after the send: a caller that already gave up cancels a request that went out.
+            owner.reply.add_done_callback(functools.partial(self._on_reply_done, pending.request_id))
+        return pending.request_id
+
+    def notify(
+        self, method: str, params: Mapping[str, Any] | None = None, *, past_hold: bool = False
+    ) -> None:
+        """Send a notification (held like requests while an HTTP session is replaced)."""
+        frame = self.engine.notification(method, params)
+        self._write(frame, Outgoing(method), past_hold=past_hold)
+
+    def respond(self, frame: bytes) -> None:
+        """Send our answer to a server's request."""
+        self._write(frame, Outgoing("", is_response=True))
+
+    def _write(self, frame: bytes, outgoing: Outgoing, *, past_hold: bool = False) -> None:
+        with self._lock:
+            if self._is_closed:
+                return
+            if self._held is not None and not past_hold:
+                self._held.append((frame, outgoing))
+                return
+        self._send(frame, outgoing, True)
+
+    def _outgoing(self, method: str, request_id: RequestId, params: Mapping[str, Any] | None) -> Outgoing:
+        if not self.is_http:
+            return Outgoing(method, request_id)
+        engine = self.engine
+        if engine.revision is not None and engine.is_modern:
+            version: object = engine.revision.version
+        else:
+            # Before the era is settled only the modern probe carries a version in its _meta; it needs the
+            # modern headers as much as any later request (spec: 2026-07-28 streamable-http).
+            meta = params.get("_meta") if params is not None else None
+            version = meta.get(modern.PROTOCOL_VERSION) if isinstance(meta, Mapping) else None
+        if not isinstance(version, str):
+            return Outgoing(method, request_id)
+        declared: tuple[modern.ParamHeader, ...] = ()
+        if method == proto.TOOLS_CALL and params is not None:
+            declared = self.param_headers.get(params.get("name", ""), ())
+        return Outgoing(method, request_id, modern.request_headers(method, params, version, declared))
+
+    def _arm_locked(self, deadline: float | None, now: float) -> tuple[float, int] | None:
+        if deadline is None or (self._timer_at is not None and deadline >= self._timer_at):
+            return None
+        self._timer_at = deadline
+        self._timer_token += 1
+        return (deadline - now, self._timer_token)
+
+    # ---- giving up ---------------------------------------------------------------------------------------
+
+    def cancel(self, request_id: RequestId, reason: str = "cancelled by the client") -> bool:
+        """Give up on ``request_id``: tell the server, fail its owner with CallCancelled.
+
+        False when it is not pending (answered, timed out, failed).
+        """
+        with self._lock:
+            taken = self.engine.cancel(request_id, reason)
+            was_held = taken is not None and self._drop_held_locked(request_id)
+        if taken is None:
+            return False
+        pending, frame = taken
+        # A request still held for a new HTTP session was never sent: dropping it is enough (sending it and
+        # then cancelling it could run a call the caller was told had failed).
+        if frame and not was_held:
+            self._write(frame, Outgoing(proto.CANCELLED, cancels=request_id))
+        self._settle(pending, error=CallCancelled(self.server, request_id, pending.method))
+        return True
+
+    def cancel_reply(self, reply: Reply, reason: str) -> bool:
+        """Give up on the request whose caller waits on ``reply`` (see :meth:`cancel`)."""
+        with self._lock:
+            request_id = next(
+                (
+                    key
+                    for key, pending in self.engine.pending.items()
+                    if isinstance(pending.owner, CallerOwner) and pending.owner.reply is reply
+                ),
+                None,
+            )
+        return request_id is not None and self.cancel(request_id, reason)  # type: ignore[arg-type]
+
+    def _drop_held_locked(self, request_id: RequestId) -> bool:
+        held = self._held
+        if held is None:
+            return False
+        for index, (_frame, outgoing) in enumerate(held):
+            if outgoing.request_id == request_id:
+                del held[index]
+                return True
+        return False
+
+    def _on_reply_done(self, request_id: RequestId, reply: Reply) -> None:
+        # The reply completed while its request is still pending: the caller gave up (a cancelled future or
+        # acall task, or a CallHandle failed from outside). Tell the server.
+        if request_id in self.engine.pending:
+            self.cancel(request_id, "the caller cancelled the call")
+
+    # ---- receiving (the loop) --------------------------------------------------------------------------
+
+    def receive(self, frames: list[bytes]) -> None:
+        """Decode ``frames``; complete callers; hand everything else to the session, in order."""
+        engine = self.engine
+        now = time.monotonic()
+        events: list[Event] = []
+        with self._lock:
+            for frame in frames:
+                events.extend(engine.receive(frame, now))
+            re_arm = self._arm_locked(engine.earliest, now) if engine.earliest is not None else None
+        if re_arm is not None:
+            self._loop.call_later(re_arm[0], self._on_timer, re_arm[1])
+        items: list[Request | Notification | SessionAnswer | MalformedMessage] = []
+        fatal = ""
+        for event in events:
+            fatal = self._dispatch(event, items) or fatal
+        if items or fatal:
+            safe_tell(self._session, Received(self.incarnation, items, fatal))
+
+    def _dispatch(
+        self, event: Event, items: list[Request | Notification | SessionAnswer | MalformedMessage]
+    ) -> str:
+        if type(event) is Answered:
+            owner = event.pending.owner
+            if type(owner) is CallerOwner:
+                _complete(owner.reply, (event.result, owner.context) if owner.has_context else event.result)
+            else:
+                items.append(SessionAnswer(owner, result=event.result, request_id=event.pending.request_id))
+            return ""
+        match event:
+            case Refused(pending=pending, error=error):
+                remote = self._remote_error(pending, error)
+                if (
+                    error.code == modern.HEADER_MISMATCH
+                    and pending.method == proto.TOOLS_CALL
+                    and not pending.is_retried
+                    and isinstance(pending.owner, CallerOwner)
+                ):
+                    # spec: 2026-07-28 streamable-http — the session lists the tools again (their
+                    # x-mcp-header declarations may have changed), then the call goes out once more.
+                    safe_tell(self._session, HeaderMismatch(self.incarnation, pending, remote))
+                else:
+                    self._settle(pending, error=remote, items=items)
+            case Invalid(pending=pending, error=error):
+                log.warning("server %s: %s", self.server, error)
+                self._settle(pending, error=error, items=items)
+            case NeedsInput():
+                self._on_needs_input(event)
+            case Progressed(pending=pending, params=params):
+                sink = self.on_progress
+                if sink is not None:
+                    try:
+                        sink(self.server, pending, params)
+                    except Exception:  # a host handler's bug must not take the connection down
+                        log.exception("server %s: the progress handler failed", self.server)
+            case Incoming(message=message):
+                items.append(message)
+            case Unexpected(response_id=response_id, is_late=is_late, error=error):
+                if response_id is None and error is not None:
+                    # The server could not read one of our requests well enough to name it.
+                    log.warning("server %s sent an error without an id: %s", self.server, error.message)
+                elif is_late:
+                    log.debug("server %s: dropped a late answer to id %r", self.server, response_id)
+                else:
+                    log.warning(
+                        "server %s sent a response for unknown JSON-RPC id %r; dropped",
+                        self.server,
+                        response_id,
+                    )
+            case Unreadable(error=error, in_a_row=in_a_row, is_fatal=is_fatal):
+                items.append(error)
+                if is_fatal:
+                    return f"{in_a_row} unreadable frames in a row"
+            case Answered():
+                raise AssertionError("handled above")
+        return ""
+
+    def _remote_error(self, pending: Pending, error: ErrorObject) -> RemoteError:
+        message = error.message
+        if error.code == modern.MISSING_CLIENT_CAPABILITY and isinstance(error.data, Mapping):
+            # spec: 2026-07-28 basic/index — -32021 names the capabilities the server needs from us.
+            required = error.data.get("requiredCapabilities")
+            if isinstance(required, Mapping):
+                names = ", ".join(sorted(str(name) for name in required)) or "(none named)"
+                message = f"{message} (the server needs client capabilities: {names})"
+        return RemoteError(self.server, pending.request_id, pending.method, error.code, message, error.data)
+
+    def _settle(
+        self,
+        pending: Pending,
+        *,
+        error: TroupeError,
+        items: list[Request | Notification | SessionAnswer | MalformedMessage] | None = None,
+    ) -> None:
+        owner = pending.owner
+        if isinstance(owner, CallerOwner):
+            _fail(owner.reply, error)
+        elif isinstance(owner, SessionOwner):
+            answer = SessionAnswer(owner, error=error, request_id=pending.request_id)
+            if items is not None:
+                items.append(answer)
+            else:
+                safe_tell(self._session, Received(self.incarnation, [answer]))
+
+    def fail(self, request_id: RequestId, error: TroupeError) -> None:
+        """The transport could not deliver ``request_id`` (HTTP 4xx/5xx, a broken stream): fail it only."""
+        with self._lock:
+            pending = self.engine.take(request_id)
+        if pending is not None:
+            self._settle(pending, error=error)
+
+    def reissue(self, request_id: RequestId, error: TroupeError) -> None:
+        """``request_id``'s stream broke (modern HTTP: no resumption): send it again under a new id when that
+        is safe, else fail it with ``error``."""
+        with self._lock:
+            pending = self.engine.pending.get(request_id)
+            again = self.engine.reissue(pending) if pending is not None else None
+        if pending is None:
+            return
+        if again is None:
+            self.fail(request_id, error)
+            return
+        retried, frame = again
+        log.info(
+            "server %s: the stream of %s broke; sent again as id %r",
+            self.server,
+            retried.method,
+            retried.request_id,
+        )
+        self._send(frame, self._outgoing(retried.method, retried.request_id, retried.params), False)
+
+    def pending_of(self, request_id: RequestId) -> Pending | None:
+        """The pending request ``request_id``, if it still is."""
+        return self.engine.pending.get(request_id)
+
+    def mark_retried(self, request_id: RequestId) -> None:
+        """``request_id`` is being sent again once (an HTTP session expired): a second expiry fails it."""
+        with self._lock:
+            pending = self.engine.pending.get(request_id)
+            if pending is not None:
+                pending.is_retried = True
+
+    def drop(self, request_id: RequestId) -> Pending | None:
+        """Stop awaiting ``request_id`` without telling anyone (its owner starts over by itself)."""
+        with self._lock:
+            pending = self.engine.take(request_id)
+            if pending is not None:
+                self.engine.forget(request_id)
+        return pending
+
+    def resend(self, pending: Pending, error: TroupeError) -> None:
+        """Send a finished request again once, under a new id, for the same owner (a tool call refused
+        with a header mismatch, after the tools were listed again); else fail it with ``error``."""
+        if pending.is_retried or pending.params is None:
+            self._settle(pending, error=error)
+            return
+        with self._lock:
+            if self._is_closed:
+                return
+            again, frame = self.engine.again(pending)
+            arm_after = self._arm_locked(again.deadline, time.monotonic())
+        if arm_after is not None:
+            self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
+        self._send(frame, self._outgoing(again.method, again.request_id, again.params), False)
+
+    # ---- input_required (modern) -------------------------------------------------------------------------
+
+    def _on_needs_input(self, event: NeedsInput) -> None:
+        pending = event.pending
+        fulfil = self.fulfil
+        if fulfil is None:
+            asked = ", ".join(
+                f"{request.get('method')} (key {key!r})" for key, request in event.needs.requests.items()
+            )
+            detail = (
+                f"it asked for {asked}; no host handler is installed for that (see docs/host-callbacks.md)"
+                if asked
+                else "it returned only requestState"
+            )
+            if event.needs.requests:
+                self._settle(pending, error=InputUnavailable(self.server, pending.method, detail))
+                return
+        try:
+            self._loop.spawn(self._fulfil_and_retry, event, name=f"input for {self.server}")
+        except TroupeError as exc:
+            self._settle(pending, error=ConnectionLost(self.server, str(exc)))
+
+    async def _fulfil_and_retry(self, event: NeedsInput) -> None:
+        pending = event.pending
+        needs = event.needs
+        responses: dict[str, Any] = {}
+        try:
+            if needs.requests:
+                fulfil = self.fulfil
+                assert fulfil is not None
+                # The input is fetched within the request's own deadline: the rounds are one request.
+                remaining = (
+                    None if pending.deadline is None else max(pending.deadline - time.monotonic(), 0.0)
+                )
+
+                async def one(key: str, request: Mapping[str, Any]) -> None:
+                    params = request.get("params")
+                    responses[key] = dict(
+                        await fulfil(
+                            self.server, str(request["method"]), params if isinstance(params, Mapping) else {}
+                        )
+                    )
+
+                with anyio.fail_after(remaining):
+                    async with anyio.create_task_group() as group:
+                        for key, request in needs.requests.items():
+                            group.start_soon(one, key, request)
+            elif pending.rounds:
+                # A state-only round: back off a little before asking again (50 ms doubling, 250 ms cap).
+                await asyncio.sleep(min(0.05 * 2 ** (pending.rounds - 1), 0.25))
+        except TimeoutError:
+            self._settle(
+                pending,
+                error=CallTimedOut(self.server, pending.request_id, pending.method, pending.timeout or 0.0),
+            )
+            return
+        except BaseException as exc:
+            error = (
+                exc
+                if isinstance(exc, TroupeError)
+                else InputUnavailable(self.server, pending.method, repr(exc))
+            )
+            if isinstance(exc, BaseExceptionGroup):
+                first = exc.exceptions[0] if exc.exceptions else exc
+                error = (
+                    first
+                    if isinstance(first, TroupeError)
+                    else InputUnavailable(self.server, pending.method, repr(first))
+                )
+            self._settle(pending, error=error)
+            return
+        with self._lock:
+            if self._is_closed:
+                return
+            retried, frame = self.engine.retry(pending, responses, needs.request_state)
+            arm_after = self._arm_locked(retried.deadline, time.monotonic())
+        if arm_after is not None:
+            self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
+        self._send(frame, self._outgoing(retried.method, retried.request_id, retried.params), False)
+
+    # ---- deadlines ---------------------------------------------------------------------------------------
+
     def _on_timer(self, token: int) -> None:
-        expired: list[tuple[int, _LaneCall]] = []
         arm_after = None
         with self._lock:
             if token != self._timer_token:
                 return  # superseded by an earlier deadline's timer
             self._timer_at = None
             now = time.monotonic()
-            expired = self._deadlines.pop_expired(now, self._pending)
-            earliest = self._deadlines.earliest
+            expired = self.engine.expire(now)
+            dropped = [self._drop_held_locked(pending.request_id) for pending in expired]
+            earliest = self.engine.earliest
             if earliest is not None:
                 self._timer_at = earliest
                 self._timer_token += 1
-                arm_after = (earliest - now, self._timer_token)
+                arm_after = (max(earliest - now, 0.0), self._timer_token)
         if arm_after is not None:
             self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
-        for request_id, call in expired:
-            # spec: 2025-06-18 lifecycle, timeouts — send notifications/cancelled and stop waiting.
-            self._send_cancelled(request_id, f"timed out after {call.timeout:g} s")
-            _fail(call.future, CallTimedOut(self.server, request_id, proto.TOOLS_CALL, call.timeout))
+        for pending, was_held in zip(expired, dropped, strict=True):
+            timeout = pending.timeout or 0.0
+            # spec: lifecycle, timeouts — send notifications/cancelled and stop waiting (never for
+            # initialize, which MUST NOT be cancelled; never for a request that was never sent).
+            frame = self.engine.cancel_frame(pending, f"timed out after {timeout:g} s")
+            if frame and not was_held:
+                self._write(frame, Outgoing(proto.CANCELLED, cancels=pending.request_id))
+            self._settle(
+                pending, error=CallTimedOut(self.server, pending.request_id, pending.method, timeout)
+            )

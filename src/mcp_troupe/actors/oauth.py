@@ -911,9 +911,9 @@ async def probe_challenge(client: httpx.AsyncClient, config: ServerConfig) -> st
     from mcp_troupe.actors.session import CLIENT_NAME
     from mcp_troupe.protocol import mcp as proto
     from mcp_troupe.protocol.jsonrpc import encode_request
-    from mcp_troupe.protocol.versions import LATEST
+    from mcp_troupe.protocol.versions import LATEST_LEGACY
 
-    frame = encode_request(0, proto.INITIALIZE, proto.initialize_params(LATEST, CLIENT_NAME, "login"))
+    frame = encode_request(0, proto.INITIALIZE, proto.initialize_params(LATEST_LEGACY, CLIENT_NAME, "login"))
     headers = {"Accept": ACCEPT_POST, "Content-Type": "application/json"}
     try:
         response = await client.post(config.url, content=frame, headers=headers)

@@ -789,7 +789,7 @@ class RegistryActor(pykka.ThreadingActor):
             part = self._parts.get(server)
             if part is None:
                 continue
-            is_ready = server in self._sessions
+            is_ready = self._is_connected(server)
             if ready_only and not is_ready:
                 continue
             for tool_name, qualified in part.qualified.items():
@@ -813,7 +813,7 @@ class RegistryActor(pykka.ThreadingActor):
             has_results = tool.capability == "resources" and bool(self._results)
             if not offering and not has_results:
                 continue
-            is_ready = has_results or any(server in self._sessions for server in offering)
+            is_ready = has_results or any(self._is_connected(server) for server in offering)
             if ready_only and not is_ready:
                 continue
             specs.append(tool.ready_spec(is_ready))
@@ -824,9 +824,29 @@ class RegistryActor(pykka.ThreadingActor):
         for spec in self._table.values():
             counts[spec.server] = counts.get(spec.server, 0) + 1
         return [
-            replace(status, tool_count=counts.get(name, 0), rejected=self._rejected_of(name))
+            self._current(replace(status, tool_count=counts.get(name, 0), rejected=self._rejected_of(name)))
             for name, status in self._statuses.items()
         ]
+
+    def _is_connected(self, server: str) -> bool:
+        """Whether ``server`` has a ready connection this very moment.
+
+        The lane closes on the loop the moment the connection ends, before any caller is failed and before
+        the supervisor hears of it; reading it here means that a caller who saw ``ConnectionLost`` never
+        finds the server listed as ready afterwards (the registry's own record catches up a message later).
+        """
+        if server not in self._sessions:
+            return False
+        lane = self._lanes.get(server)
+        return lane is None or not lane.is_closed
+
+    def _current(self, status: ServerStatus) -> ServerStatus:
+        """``status``, corrected for a connection that ended before its supervisor's report arrived."""
+        if status.state is not ServerState.READY or self._is_connected(status.name):
+            return status
+        lane = self._lanes.get(status.name)
+        reason = lane.close_reason if lane is not None else None
+        return replace(status, state=ServerState.CONNECTING, last_error=reason or status.last_error)
 
     def _release_settle_waiters(self) -> None:
         if not self._settle_waiters:

@@ -1,31 +1,34 @@
-"""SessionActor: one per connection (incarnation). Owns request ids, pending replies, the negotiated revision,
-the server's capabilities, the tool catalog's paging and refreshes, and the call deadlines.
+"""SessionActor: one per connection (incarnation). Owns the protocol conversation: the handshake and the era
+it settles on, the server's capabilities, the tool catalog's paging and refreshes, the on-demand catalogs,
+the modern era's ``subscriptions/listen``, HTTP session expiry, and the server's requests to us.
 
-Flow (DESIGN §3): ``Connect`` → transport ``Open`` → ``Opened`` → ``initialize`` → version check →
-``notifications/initialized`` → ``tools/list`` page by page → ``SessionReady`` to the supervisor. Calls
-arrive as ``CallRequest`` with a ``reply_to`` future, which this actor completes with the raw result (a
-mapping) or an error from :mod:`mcp_troupe.errors`. Nothing here blocks: the wire is reached through the
-transport's :class:`Outbound`, which posts writes to the I/O loop.
+It does not own request bookkeeping: every request it sends, and every call it forwards, goes through the
+connection's :class:`~mcp_troupe.actors.lane.CallLane` — the one request engine of the connection (ids,
+pending requests, deadlines, cancellation, late answers, ``input_required`` rounds). The lane completes a
+caller's future on the loop; the session's own requests come back to this thread as
+:class:`~mcp_troupe.actors.lane.SessionAnswer` items of a ``Received``, in order with the server's requests
+and notifications.
 
-Over stdio the session shares its connection's :class:`~mcp_troupe.actors.lane.CallLane`: one id counter
-for both, the lane's own calls (the fast path of ``tools/call``) pending in the lane, and everything else the
-lane reads handed here, decoded, as ``Received``. A re-listing reuses the definitions of unchanged pages and
-tools (the same objects), so that nothing downstream checks them again.
+Flow (DESIGN §3): ``Connect`` → transport ``Open`` → ``Opened(lane)`` → the handshake
+(:class:`~mcp_troupe.protocol.handshake.Handshake`: the ``server/discover`` probe, or ``initialize`` with a
+version negotiation) → legacy: ``notifications/initialized`` → ``tools/list`` page by page →
+``SessionReady`` to the supervisor → modern: ``subscriptions/listen`` for the change notifications the server
+offers. Calls arrive as ``CallRequest`` with a ``reply_to`` future. Nothing here blocks.
 
-The other catalogs (resources, resource templates, prompts) are listed on demand, by ``ListAll``: all pages,
-cached for the life of this session (a reconnect is a new session, so a fresh cache), shared by every
-``ListAll`` that arrives while one listing is in flight, and dropped by the matching ``list_changed``.
+A re-listing reuses the definitions of unchanged pages and tools (the same objects), so that nothing
+downstream checks them again. The other catalogs (resources, resource templates, prompts) are listed on
+demand, by ``ListAll``: all pages, cached for the life of this session (modern: for the ``ttlMs`` the server
+gave), shared by every ``ListAll`` that arrives while one listing is in flight, and dropped by the matching
+``list_changed``.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
 import time
-from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, assert_never
 
 import pykka
@@ -33,25 +36,36 @@ import pykka
 from mcp_troupe._futures import complete as _complete
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe._version import __version__
-from mcp_troupe.actors.deadlines import Deadlines
-from mcp_troupe.actors.lane import CallLane, Received
+from mcp_troupe.actors.lane import (
+    CallerOwner,
+    CallLane,
+    Fulfiller,
+    HeaderMismatch,
+    Outgoing,
+    Received,
+    SessionAnswer,
+    SessionOwner,
+)
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.transport import Open
 from mcp_troupe.errors import (
+    AuthError,
     CallCancelled,
-    CallTimedOut,
     ConnectFailed,
     ConnectionLost,
     MalformedMessage,
     ProtocolError,
     RemoteError,
     TroupeError,
+    UnsupportedProtocolVersion,
 )
-from mcp_troupe.protocol import jsonrpc
+from mcp_troupe.protocol import jsonrpc, modern
 from mcp_troupe.protocol import mcp as proto
+from mcp_troupe.protocol.engine import Pending, expiry_decision
+from mcp_troupe.protocol.handshake import Failed, Handshake, Send, Settled
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
 from mcp_troupe.protocol.mcp import CATALOG_ITEM_KEYS, InitializeResult, PageGuard, ToolDefinition
-from mcp_troupe.protocol.versions import LATEST, Revision, negotiate
+from mcp_troupe.protocol.versions import Era, Revision
 
 __all__ = [
     "CallRequest",
@@ -59,12 +73,11 @@ __all__ = [
     "CatalogChanged",
     "Close",
     "Connect",
-    "Inbound",
+    "HeaderMismatch",
     "ListAll",
     "OpenFailed",
     "Opened",
     "Outbound",
-    "RequestFailed",
     "SessionActor",
     "SessionExpired",
     "SessionFailed",
@@ -77,11 +90,6 @@ __all__ = [
 log = logging.getLogger("mcp_troupe.session")
 
 CLIENT_NAME = "mcp-troupe"
-# A peer that keeps writing garbage is broken, not chatty: after this many unreadable frames in a row the
-# connection is failed (one good frame resets the count).
-MAX_CONSECUTIVE_BAD_FRAMES = 100
-# Ids of calls we gave up on, remembered so that their late responses are dropped quietly.
-RECENTLY_ABANDONED = 1024
 # A catalog listing restarts when its list_changed arrives mid-listing; a server that changes its list on
 # every page would keep us listing forever, so after this many restarts the listing fails instead.
 MAX_LISTING_RESTARTS = 10
@@ -90,16 +98,17 @@ CATALOGS_CHANGED_BY: Mapping[str, tuple[str, ...]] = {
     proto.RESOURCES_LIST_CHANGED: (proto.RESOURCES_LIST, proto.RESOURCE_TEMPLATES_LIST),
     proto.PROMPTS_LIST_CHANGED: (proto.PROMPTS_LIST,),
 }
+# spec: 2026-07-28 basic/versioning — "no response within a timeout" means legacy. Long enough for a server
+# that is slow to start (the official SDK client waits 10 s too), short enough that a legacy server that
+# ignores unknown methods costs little; a modern server that answers later is re-probed (see Handshake).
+PROBE_TIMEOUT = 10.0
+# subscriptions/listen: how soon a closed or refused stream is opened again, doubling up to the cap.
+LISTEN_RETRY_INITIAL = 1.0
+LISTEN_RETRY_MAX = 30.0
 
 
 class Outbound(Protocol):
-    """The write side of a transport, callable from the session's thread without blocking.
-
-    Calls are applied in order: a ``set_protocol_version`` affects every frame sent after it.
-    """
-
-    def send(self, frame: bytes) -> None:
-        """Queue one frame for the wire (the transport adds framing)."""
+    """What the session needs of its transport besides the lane: the negotiated version and session id."""
 
     def set_protocol_version(self, version: str) -> None:
         """The handshake settled on ``version`` (HTTP sends it as ``MCP-Protocol-Version`` from now on)."""
@@ -107,6 +116,11 @@ class Outbound(Protocol):
     @property
     def session_id(self) -> str | None:
         """The transport-level session id the server issued (HTTP ``Mcp-Session-Id``), if any."""
+
+
+def no_capabilities(revision: Revision) -> Mapping[str, Any]:
+    """The capabilities we declare with no host handlers installed: none (servers then must not ask)."""
+    return {}
 
 
 # ---- messages this actor handles -----------------------------------------------------------------------
@@ -121,14 +135,13 @@ class Connect:
 
 @dataclass(frozen=True, slots=True)
 class Opened:
-    """The transport is up; ``outbound`` writes frames. (transport → session)"""
+    """The transport is up; ``lane`` carries every request from now on. (transport → session)"""
 
     incarnation: int
     outbound: Outbound
+    lane: CallLane
     pid: int | None = None
     session_id: str | None = None
-    # stdio: the connection's fast path for tools/call; its ids are this session's ids from now on.
-    lane: CallLane | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,14 +150,6 @@ class OpenFailed:
 
     incarnation: int
     error: TroupeError
-
-
-@dataclass(frozen=True, slots=True)
-class Inbound:
-    """Frames read from the wire, in order. (transport → session)"""
-
-    incarnation: int
-    frames: list[bytes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,23 +162,14 @@ class TransportDown:
 
 
 @dataclass(frozen=True, slots=True)
-class RequestFailed:
-    """The transport could not deliver request ``request_id`` (HTTP 4xx/5xx): fail that call only."""
-
-    incarnation: int
-    request_id: RequestId
-    error: TroupeError
-
-
-@dataclass(frozen=True, slots=True)
 class SessionExpired:
-    """The server no longer knows our session (HTTP 404 on a request that carried a session id).
+    """The server no longer knows our HTTP session (404 on a request that carried a session id).
 
-    ``frames`` are the undelivered frames. The transport has already dropped the old session id.
+    ``sent`` are the undelivered frames with what each is. The transport has already dropped the old id.
     """
 
     incarnation: int
-    frames: list[bytes]
+    sent: list[tuple[bytes, Outgoing]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,30 +217,37 @@ class Close:
 
 
 @dataclass(frozen=True, slots=True)
-class _CheckDeadlines:
+class _ProbeExpired:
+    request_id: RequestId
+
+
+@dataclass(frozen=True, slots=True)
+class _Listen:
     pass
 
 
 @dataclass(frozen=True, slots=True)
-class _CallerGaveUp:
-    request_id: RequestId
+class _ServerRequestDone:
+    request: Request
+    result: Mapping[str, Any] | None
+    error: ErrorObject | None
 
 
 SessionMessage = (
     Connect
     | Opened
     | OpenFailed
-    | Inbound
     | Received
     | TransportDown
-    | RequestFailed
     | SessionExpired
+    | HeaderMismatch
     | CallRequest
     | ListAll
     | CancelCall
     | Close
-    | _CheckDeadlines
-    | _CallerGaveUp
+    | _ProbeExpired
+    | _Listen
+    | _ServerRequestDone
 )
 
 
@@ -262,7 +265,7 @@ class SessionReady:
     rejected: tuple[tuple[str, str], ...]
     pid: int | None
     session_id: str | None
-    # Open for calls from now on (stdio); the registry publishes it for tools the gate cleared.
+    # Open for calls from now on; the registry publishes it for tools the gate cleared.
     lane: CallLane | None = None
 
 
@@ -277,7 +280,7 @@ class CatalogChanged:
 
 @dataclass(frozen=True, slots=True)
 class SessionFailed:
-    """The connection never became ready."""
+    """The connection never became ready. ``era`` is what the handshake learned, if anything."""
 
     incarnation: int
     error: TroupeError
@@ -305,18 +308,6 @@ class SessionLost:
 
 
 @dataclass(slots=True)
-class _Pending:
-    method: str
-    deadline: float | None
-    timeout: float | None
-    reply_to: Future[Any] | None = None
-    on_result: Callable[[Mapping[str, Any]], None] | None = None
-    on_error: Callable[[TroupeError], None] | None = None
-    is_retried: bool = False
-    context: Any = None
-
-
-@dataclass(slots=True)
 class _CatalogListing:
     """One on-demand listing in flight, with the callers waiting for it."""
 
@@ -328,10 +319,28 @@ class _CatalogListing:
     is_dirty: bool = False
     # HTTP session expiry dropped its continuation request: nothing is in flight until the new session.
     is_stalled: bool = False
+    # Modern: the smallest ttlMs of its pages (None: no limit given).
+    ttl_ms: int | None = None
+
+
+@dataclass(slots=True)
+class _Cached:
+    items: tuple[dict[str, Any], ...]
+    expires_at: float | None = None
+
+
+@dataclass(slots=True)
+class _Subscription:
+    """The modern era's ``subscriptions/listen`` stream."""
+
+    request_id: RequestId | None = None
+    wanted: dict[str, Any] = field(default_factory=dict)
+    retry_delay: float = LISTEN_RETRY_INITIAL
+    is_unsupported: bool = False
 
 
 class SessionActor(pykka.ThreadingActor):
-    """One connection's protocol state."""
+    """One connection's protocol conversation."""
 
     use_daemon_thread = True
 
@@ -344,6 +353,11 @@ class SessionActor(pykka.ThreadingActor):
         runtime: Runtime,
         call_timeout: float,
         handshake_timeout: float,
+        protocol: str = "auto",
+        era_hint: Era | None = None,
+        capabilities: Callable[[Revision], Mapping[str, Any]] = no_capabilities,
+        fulfil: Fulfiller | None = None,
+        extra_meta: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.server = server
@@ -352,28 +366,34 @@ class SessionActor(pykka.ThreadingActor):
         self.runtime = runtime
         self.call_timeout = call_timeout
         self.handshake_timeout = handshake_timeout
+        self.fulfil = fulfil
 
         self._transport: pykka.ActorRef[Any] | None = None
         self._outbound: Outbound | None = None
+        self._lane: CallLane | None = None
         self._pid: int | None = None
         self._session_id: str | None = None
+        self._handshake = Handshake(
+            server=server,
+            client_info={"name": CLIENT_NAME, "version": __version__},
+            capabilities=capabilities,
+            pin=protocol,
+            hint=era_hint,
+            extra_meta=extra_meta,
+        )
+        self._handshake_request: RequestId | None = None
         self._revision: Revision | None = None
         self._info: InitializeResult | None = None
         self._is_ready = False
         self._is_closed = False
-
-        self._ids: Iterator[int] = itertools.count(1)
-        self._lane: CallLane | None = None
-        self._pending: dict[RequestId, _Pending] = {}
-        self._abandoned: deque[RequestId] = deque(maxlen=RECENTLY_ABANDONED)
-        self._deadlines = Deadlines()
-        self._timer_at: float | None = None
-        self._bad_frames = 0
-        # HTTP session expiry: while a new session is being initialised, outgoing frames wait here.
-        self._held: list[tuple[RequestId | None, bytes]] | None = None
+        # HTTP (legacy) session expiry: a new session is being initialised.
+        self._is_renewing = False
+        # The requests to send again first once the new session exists.
+        self._retry_first: list[tuple[bytes, Outgoing]] = []
 
         # Catalog refresh: at most one listing in flight; a list_changed meanwhile marks it dirty.
         self._listing: PageGuard | None = None
+        self._listing_request: RequestId | None = None
         self._listing_tools: list[ToolDefinition] = []
         self._listing_rejected: list[tuple[str, str]] = []
         # The pages of the listing in progress and of the last one published, each as (the server's "tools"
@@ -384,9 +404,12 @@ class SessionActor(pykka.ThreadingActor):
         self._published_pages: list[tuple[Any, proto.ToolsPage]] = []
         self._published_by_name: dict[str, ToolDefinition] | None = None  # built when first needed
         self._is_catalog_dirty = False
+        # Calls refused for a header mismatch, sent again once the tools are listed anew.
+        self._after_listing: list[tuple[Pending, TroupeError]] = []
         # The other catalogs, listed on demand (ListAll): complete lists by method, and listings in flight.
-        self._catalog_cache: dict[str, tuple[dict[str, Any], ...]] = {}
+        self._catalog_cache: dict[str, _Cached] = {}
         self._catalog_listings: dict[str, _CatalogListing] = {}
+        self._subscription = _Subscription()
 
     # ---- dispatch ----------------------------------------------------------------------------------------
 
@@ -396,19 +419,13 @@ class SessionActor(pykka.ThreadingActor):
             case Received():
                 if msg.incarnation == self.incarnation:
                     self._on_received(msg)
-            case Inbound():
-                if msg.incarnation == self.incarnation:
-                    self._on_frames(msg.frames)
             case CallRequest():
                 self._on_call(msg)
             case ListAll():
                 self._on_list_all(msg)
-            case _CheckDeadlines():
-                self._on_check_deadlines()
             case CancelCall():
-                self._on_cancel(msg.reply_to, msg.reason)
-            case _CallerGaveUp():
-                self._abandon(msg.request_id, "the caller cancelled the call", CallCancelled)
+                if self._lane is None or not self._lane.cancel_reply(msg.reply_to, msg.reason):
+                    _fail(msg.reply_to, CallCancelled(self.server, None, "tools/call"))
             case Connect():
                 self._transport = msg.transport
                 msg.transport.tell(Open())
@@ -421,12 +438,18 @@ class SessionActor(pykka.ThreadingActor):
             case TransportDown():
                 if msg.incarnation == self.incarnation:
                     self._on_transport_down(msg.reason, msg.stderr_tail)
-            case RequestFailed():
-                if msg.incarnation == self.incarnation:
-                    self._on_request_failed(msg.request_id, msg.error)
             case SessionExpired():
                 if msg.incarnation == self.incarnation:
-                    self._on_session_expired(msg.frames)
+                    self._on_session_expired(msg.sent)
+            case HeaderMismatch():
+                if msg.incarnation == self.incarnation:
+                    self._on_header_mismatch(msg.pending, msg.error)
+            case _ProbeExpired():
+                self._on_probe_expired(msg.request_id)
+            case _Listen():
+                self._listen()
+            case _ServerRequestDone():
+                self._answer_server_request(msg.request, msg.result, msg.error)
             case Close():
                 self._fail_all(ConnectionLost(self.server, msg.reason))
                 self._is_closed = True
@@ -437,43 +460,132 @@ class SessionActor(pykka.ThreadingActor):
     def on_stop(self) -> None:
         self._fail_all(ConnectionLost(self.server, "the session was stopped"))
 
+    # ---- sending -----------------------------------------------------------------------------------------
+
+    def _request(
+        self,
+        method: str,
+        params: Mapping[str, Any] | None,
+        on_result: Callable[[Mapping[str, Any]], None],
+        on_error: Callable[[TroupeError], None],
+        *,
+        timeout: float | None,
+        memoize: bool = False,
+        past_hold: bool = False,
+    ) -> RequestId | None:
+        lane = self._lane
+        if lane is None:
+            return None
+        request_id = lane.request(
+            method,
+            params,
+            SessionOwner(on_result, on_error),
+            timeout,
+            memoize=memoize,
+            past_hold=past_hold,
+        )
+        if request_id is None:
+            # The connection ended under us; the transport's report follows.
+            log.debug("server %s: %s not sent: the connection is closed", self.server, method)
+        return request_id
+
+    def _notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
+        if self._lane is not None:
+            self._lane.notify(method, params)
+
     # ---- handshake --------------------------------------------------------------------------------------
 
     def _on_opened(self, msg: Opened) -> None:
         self._outbound = msg.outbound
         self._pid = msg.pid
         self._session_id = msg.session_id
-        if msg.lane is not None:
-            self._lane = msg.lane
-            self._ids = msg.lane.ids
-        # spec: lifecycle — initialize MUST be the first interaction; we offer the latest revision we speak.
-        self._request_internal(
-            proto.INITIALIZE,
-            proto.initialize_params(LATEST, CLIENT_NAME, __version__),
-            self._on_initialize_result,
-            timeout=self.handshake_timeout,
-        )
+        self._lane = msg.lane
+        if self.fulfil is not None:
+            msg.lane.fulfil = self.fulfil
+        self._step(self._handshake.start())
 
-    def _on_initialize_result(self, result: Mapping[str, Any]) -> None:
-        try:
-            info = proto.parse_initialize_result(result)
-            self._revision = negotiate(info.protocol_version, server=self.server)
-        except ProtocolError as exc:
-            # spec: lifecycle — "If the client does not support the version in the server's response, it
-            # SHOULD disconnect." The supervisor closes the transport; we never send `initialized`.
-            self._report_failure(exc)
+    def _step(self, step: Send | Settled | Failed) -> None:
+        match step:
+            case Send():
+                timeout = (
+                    min(PROBE_TIMEOUT, self.handshake_timeout) if step.is_probe else self.handshake_timeout
+                )
+                # The probe's timeout is ours to act on (a fallback), not a failure: the lane's deadline is
+                # the handshake's, and a _ProbeExpired message gives up on it early.
+                request_id = self._request(
+                    step.method,
+                    step.params,
+                    self._on_handshake_result,
+                    self._on_handshake_error,
+                    timeout=self.handshake_timeout,
+                    # The handshake creates the session that held frames wait for.
+                    past_hold=True,
+                )
+                self._handshake_request = request_id
+                if step.is_probe and request_id is not None:
+                    self.runtime.loop.call_later(
+                        timeout, safe_tell, self.actor_ref, _ProbeExpired(request_id)
+                    )
+            case Settled():
+                self._handshake_request = None
+                self._on_settled(step)
+            case Failed():
+                self._handshake_request = None
+                self._report_failure(step.error)
+            case _:
+                assert_never(step)
+
+    def _on_handshake_result(self, result: Mapping[str, Any]) -> None:
+        self._handshake_request = None
+        self._step(self._handshake.on_result(result))
+
+    def _on_handshake_error(self, error: TroupeError) -> None:
+        self._handshake_request = None
+        if isinstance(error, RemoteError):
+            step = self._handshake.on_error(error.code, error.remote_message, error.data)
+            if isinstance(step, Failed) and not isinstance(step.error, UnsupportedProtocolVersion):
+                # A refusal that is not about versions: the server's own words say most.
+                self._report_failure(error)
+                return
+            self._step(step)
+        elif isinstance(error, AuthError) or self._handshake.method != modern.SERVER_DISCOVER:
+            # A login is needed, or initialize itself failed: nothing to fall back to; the error says why.
+            self._report_failure(error)
+        else:
+            # HTTP refused the probe without a JSON-RPC body (404, 405, 400 with nothing we recognise), or it
+            # timed out: a legacy server.
+            self._step(self._handshake.on_no_answer(str(error)))
+
+    def _on_probe_expired(self, request_id: RequestId) -> None:
+        if self._handshake_request != request_id or self._lane is None:
             return
-        self._info = info
-        assert self._outbound is not None
-        self._outbound.set_protocol_version(info.protocol_version)
+        # No answer to server/discover in time: a legacy server that ignores unknown methods. Forget the
+        # probe (its late answer is dropped) and fall back.
+        self._lane.drop(request_id)
+        self._handshake_request = None
+        self._step(self._handshake.on_no_answer(f"no answer within {PROBE_TIMEOUT:g} s"))
+
+    def _on_settled(self, settled: Settled) -> None:
+        lane = self._lane
+        assert lane is not None and self._outbound is not None
+        revision = settled.revision
+        renewing = self._is_renewing and self._info is not None
+        self._revision = revision
+        self._info = settled.info
+        lane.settle(revision, settled.meta)
+        self._outbound.set_protocol_version(revision.version)
         self._session_id = self._outbound.session_id
-        if self._lane is not None:
-            self._lane.batching = self._revision.batching
-        self._notify(proto.INITIALIZED, None)
         log.debug(
-            "server %s speaks %s (%s)", self.server, info.protocol_version, info.server_info.get("name")
-        )
-        if info.has_tools:
+            "server %s speaks %s (%s era, %s)",
+            self.server, revision.version, revision.era.value, settled.info.server_info.get("name"),
+        )  # fmt: skip
+        if not revision.is_modern:
+            # spec: lifecycle — after a successful initialize the client MUST send notifications/initialized.
+            lane.notify(proto.INITIALIZED, past_hold=True)
+        if renewing:
+            self._on_renewed()
+            return
+        if settled.info.has_tools:
             self._start_listing()
         else:
             self._publish_catalog()
@@ -492,12 +604,12 @@ class SessionActor(pykka.ThreadingActor):
 
     def _request_page(self, cursor: str | None) -> None:
         timeout = self.call_timeout if self._is_ready else self.handshake_timeout
-        self._send_request(
+        self._listing_request = self._request(
             proto.TOOLS_LIST,
             proto.list_params(cursor),
-            timeout,
-            on_result=self._on_tools_page,
-            on_error=self._on_internal_error,
+            self._on_tools_page,
+            self._on_listing_failed,
+            timeout=timeout,
             memoize=True,
         )
 
@@ -505,6 +617,7 @@ class SessionActor(pykka.ThreadingActor):
         guard = self._listing
         if guard is None:
             return
+        self._listing_request = None
         try:
             page = self._parse_tools_page(result)
             guard.count_page()
@@ -538,11 +651,47 @@ class SessionActor(pykka.ThreadingActor):
                 raise ProtocolError(f"tools/list 'nextCursor' must be a string, got {cursor!r:.40}")
             page = proto.ToolsPage(previous[1].tools, previous[1].rejected, cursor)
         else:
-            page = proto.parse_tools_page(result)
+            page = self._era_checked(proto.parse_tools_page(result))
             if self._published_pages:
                 page = self._reuse_unchanged(page)
         self._listing_pages.append((items, page))
         return page
+
+    def _era_checked(self, page: proto.ToolsPage) -> proto.ToolsPage:
+        """Drop the tools this connection cannot offer as plain tools, each with its reason."""
+        revision = self._revision
+        lane = self._lane
+        if revision is None:
+            return page
+        kept: list[ToolDefinition] = []
+        rejected = list(page.rejected)
+        for tool in page.tools:
+            execution = tool.raw.get("execution")
+            if (
+                revision.tasks
+                and isinstance(execution, Mapping)
+                and execution.get("taskSupport") == "required"
+            ):
+                # spec: 2025-11-25 server/tools — with taskSupport "required" the client MUST use a task;
+                # a plain tools/call would always fail, so the model must not see it as a tool.
+                rejected.append((tool.name, "requires task-augmented execution (tasks are not supported)"))
+                continue
+            if revision.is_modern and lane is not None and lane.is_http:
+                try:
+                    declared = modern.param_headers(tool.input_schema)
+                except ProtocolError as exc:
+                    # spec: 2026-07-28 streamable-http — clients MUST drop invalid x-mcp-header tools.
+                    log.warning("server %s: tool %r dropped: %s", self.server, tool.name, exc)
+                    rejected.append((tool.name, f"invalid x-mcp-header: {exc}"))
+                    continue
+                if declared:
+                    lane.param_headers[tool.name] = declared
+                else:
+                    lane.param_headers.pop(tool.name, None)
+            kept.append(tool)
+        if len(kept) == len(page.tools):
+            return page
+        return proto.ToolsPage(tuple(kept), tuple(rejected), page.next_cursor)
 
     def _reuse_unchanged(self, page: proto.ToolsPage) -> proto.ToolsPage:
         known = self._published_by_name
@@ -555,6 +704,13 @@ class SessionActor(pykka.ThreadingActor):
             tools.append(old if old is not None and old.raw == tool.raw else tool)
         return proto.ToolsPage(tuple(tools), page.rejected, page.next_cursor)
 
+    def _on_listing_failed(self, error: TroupeError) -> None:
+        if self._listing is None:
+            return
+        self._listing = None
+        self._listing_request = None
+        self._on_listing_error(error)
+
     def _on_listing_error(self, error: TroupeError) -> None:
         if not self._is_ready:
             self._report_failure(error)
@@ -563,6 +719,7 @@ class SessionActor(pykka.ThreadingActor):
         log.warning(
             "server %s: tools/list refresh failed, keeping the previous tools: %s", self.server, error
         )
+        self._retry_after_listing(error)
         if self._is_catalog_dirty:
             # A list_changed arrived while the failed listing was in flight: it still asks for a refresh.
             self._start_listing()
@@ -576,11 +733,11 @@ class SessionActor(pykka.ThreadingActor):
         self._published_by_name = None
         if self._is_ready:
             safe_tell(self.supervisor, CatalogChanged(self.incarnation, tools, rejected))
+            self._retry_after_listing(None)
             return
-        assert self._info is not None
+        assert self._info is not None and self._lane is not None
         self._is_ready = True
-        if self._lane is not None:
-            self._lane.open(self.call_timeout)
+        self._lane.open(self.call_timeout)
         safe_tell(
             self.supervisor,
             SessionReady(
@@ -594,6 +751,8 @@ class SessionActor(pykka.ThreadingActor):
                 lane=self._lane,
             ),
         )
+        if self._revision is not None and self._revision.is_modern:
+            self._listen()
 
     def _on_list_changed(self) -> None:
         if self._info is None:
@@ -602,6 +761,100 @@ class SessionActor(pykka.ThreadingActor):
             self._is_catalog_dirty = True
         elif self._is_ready:
             self._start_listing()
+
+    def _on_header_mismatch(self, pending: Pending, error: TroupeError) -> None:
+        # spec: 2026-07-28 streamable-http — HeaderMismatch: the client lists the tools again, then retries.
+        self._after_listing.append((pending, error))
+        self._on_list_changed()
+
+    def _retry_after_listing(self, failure: TroupeError | None) -> None:
+        waiting, self._after_listing = self._after_listing, []
+        lane = self._lane
+        for pending, error in waiting:
+            if lane is None or failure is not None:
+                if isinstance(pending.owner, CallerOwner):
+                    _fail(pending.owner.reply, error)
+                continue
+            lane.resend(pending, error)
+
+    # ---- modern: subscriptions/listen ------------------------------------------------------------------
+
+    def _listen(self) -> None:
+        info = self._info
+        subscription = self._subscription
+        if (
+            info is None
+            or self._is_closed
+            or subscription.is_unsupported
+            or subscription.request_id is not None
+        ):
+            return
+        wanted: dict[str, Any] = {}
+        if info.lists_changes("tools"):
+            wanted["toolsListChanged"] = True
+        if info.lists_changes("prompts"):
+            wanted["promptsListChanged"] = True
+        if info.lists_changes("resources"):
+            wanted["resourcesListChanged"] = True
+        if not wanted:
+            return
+        subscription.wanted = wanted
+        # spec: 2026-07-28 basic/patterns/subscriptions — a long-lived request; every notification on it
+        # carries its id as `subscriptionId`. No deadline: it is meant to stay open.
+        subscription.request_id = self._request(
+            modern.SUBSCRIPTIONS_LISTEN,
+            {"notifications": wanted},
+            self._on_listen_ended,
+            self._on_listen_failed,
+            timeout=None,
+        )
+
+    def _on_listen_ended(self, result: Mapping[str, Any]) -> None:
+        # A graceful close by the server: open it again (a change in between is caught by a fresh listing).
+        self._subscription.request_id = None
+        self._relisten(refresh=True)
+
+    def _on_listen_failed(self, error: TroupeError) -> None:
+        subscription = self._subscription
+        subscription.request_id = None
+        if isinstance(error, RemoteError) and error.code == jsonrpc.METHOD_NOT_FOUND:
+            log.info("server %s offers no subscriptions/listen; changes are not pushed", self.server)
+            subscription.is_unsupported = True
+            return
+        log.info("server %s: subscriptions/listen ended: %s", self.server, error)
+        self._relisten(refresh=True)
+
+    def _relisten(self, *, refresh: bool) -> None:
+        if self._is_closed:
+            return
+        subscription = self._subscription
+        delay = subscription.retry_delay
+        subscription.retry_delay = min(delay * 2, LISTEN_RETRY_MAX)
+        self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Listen())
+        if refresh:
+            # Whatever changed while nobody listened is picked up by listing again.
+            self._on_list_changed()
+
+    def _on_subscription_notification(self, message: Notification) -> bool:
+        """Handle the listen stream's own notifications; True if ``message`` was one."""
+        if message.method != modern.SUBSCRIPTIONS_ACKNOWLEDGED:
+            if message.method == proto.CANCELLED:
+                params = message.params or {}
+                if params.get("requestId") == self._subscription.request_id and self._lane is not None:
+                    # spec: patterns/cancellation — the server tears the subscription down this way.
+                    self._lane.drop(params.get("requestId", ""))
+                    self._subscription.request_id = None
+                    self._relisten(refresh=False)
+                    return True
+            return False
+        self._subscription.retry_delay = LISTEN_RETRY_INITIAL
+        honoured = (message.params or {}).get("notifications")
+        if isinstance(honoured, Mapping) and dict(honoured) != self._subscription.wanted:
+            log.info(
+                "server %s honours only %s of the subscriptions asked for (%s)",
+                self.server, dict(honoured), self._subscription.wanted,
+            )  # fmt: skip
+        return True
 
     # ---- on-demand catalogs: resources, resource templates, prompts -----------------------------------
 
@@ -614,12 +867,12 @@ class SessionActor(pykka.ThreadingActor):
             # A caller's mistake, not the server's: no listing of that name exists.
             _fail(reply_to, ValueError(f"{method!r} is not a listing ListAll pages through"))
             return
-        if self._is_closed or not self._is_ready or self._outbound is None:
+        if self._is_closed or not self._is_ready or self._lane is None:
             _fail(reply_to, ConnectionLost(self.server, "the session is not connected"))
             return
         cached = self._catalog_cache.get(method)
-        if cached is not None:
-            _complete(reply_to, list(cached))
+        if cached is not None and (cached.expires_at is None or time.monotonic() < cached.expires_at):
+            _complete(reply_to, list(cached.items))
             return
         listing = self._catalog_listings.get(method)
         if listing is None:
@@ -629,13 +882,15 @@ class SessionActor(pykka.ThreadingActor):
         listing.waiters.append(reply_to)
 
     def _request_catalog_page(self, listing: _CatalogListing, cursor: str | None) -> None:
-        self._send_request(
+        request_id = self._request(
             listing.guard.method,
             proto.list_params(cursor),
-            self.call_timeout,
-            on_result=lambda result: self._on_catalog_page(listing, result),
-            on_error=lambda error: self._on_catalog_listing_failed(listing, error),
+            lambda result: self._on_catalog_page(listing, result),
+            lambda error: self._on_catalog_listing_failed(listing, error),
+            timeout=self.call_timeout,
         )
+        if request_id is None:
+            self._on_catalog_listing_failed(listing, ConnectionLost(self.server, "the connection is closed"))
 
     def _on_catalog_page(self, listing: _CatalogListing, result: Mapping[str, Any]) -> None:
         method = listing.guard.method
@@ -649,6 +904,10 @@ class SessionActor(pykka.ThreadingActor):
                 self._restart_catalog_listing(listing)
                 return
             listing.items.extend(page.items)
+            ttl = result.get("ttlMs")
+            if isinstance(ttl, int) and not isinstance(ttl, bool) and ttl >= 0:
+                # spec: 2026-07-28 server/utilities/caching — each page is cached for its own ttlMs.
+                listing.ttl_ms = ttl if listing.ttl_ms is None else min(listing.ttl_ms, ttl)
             if page.skipped:
                 log.warning(
                     "server %s: %s page had %d entries that are not objects; skipped",
@@ -663,7 +922,11 @@ class SessionActor(pykka.ThreadingActor):
             return
         del self._catalog_listings[method]
         items = tuple(listing.items)
-        self._catalog_cache[method] = items
+        is_modern = self._revision is not None and self._revision.is_modern
+        expires_at = (
+            time.monotonic() + listing.ttl_ms / 1000 if is_modern and listing.ttl_ms is not None else None
+        )
+        self._catalog_cache[method] = _Cached(items, expires_at)
         for waiter in listing.waiters:
             _complete(waiter, list(items))
 
@@ -680,6 +943,7 @@ class SessionActor(pykka.ThreadingActor):
         listing.items = []
         listing.is_dirty = False
         listing.is_stalled = False
+        listing.ttl_ms = None
         self._request_catalog_page(listing, None)
 
     def _on_catalog_listing_failed(self, listing: _CatalogListing, error: TroupeError) -> None:
@@ -719,332 +983,169 @@ class SessionActor(pykka.ThreadingActor):
         reply_to = msg.reply_to
         if reply_to.done():  # cancelled before it reached us
             return
-        if self._is_closed or not self._is_ready or self._outbound is None:
+        lane = self._lane
+        if self._is_closed or not self._is_ready or lane is None:
             _fail(reply_to, ConnectionLost(self.server, "the session is not connected"))
             return
         timeout = msg.timeout if msg.timeout is not None else self.call_timeout
-        request_id = self._send_request(
-            msg.method, msg.params, timeout, reply_to=reply_to, context=msg.context
-        )
-        self_ref = self.actor_ref
+        owner = CallerOwner(reply_to, msg.context, msg.context is not None)
+        if lane.request(msg.method, msg.params, owner, timeout) is None:
+            _fail(reply_to, ConnectionLost(self.server, lane.close_reason or "the connection is closed"))
 
-        def on_done(future: Future[Any]) -> None:
-            if future.cancelled():
-                safe_tell(self_ref, _CallerGaveUp(request_id))
-
-        reply_to.add_done_callback(on_done)
-
-    def _on_cancel(self, reply_to: Future[Any], reason: str) -> None:
-        for request_id, pending in self._pending.items():
-            if pending.reply_to is reply_to:
-                self._abandon(request_id, reason, CallCancelled)
-                return
-
-    def _abandon(self, request_id: RequestId, reason: str, error_type: type[CallCancelled]) -> None:
-        pending = self._pending.pop(request_id, None)
-        if pending is None:
-            return
-        # A request still held for a new HTTP session was never sent: drop it rather than send it and then
-        # cancel it (the server could run a call the caller was told had failed).
-        if not self._unhold(request_id):
-            self._send_cancelled(request_id, reason)
-        if pending.reply_to is not None:
-            _fail(pending.reply_to, error_type(self.server, request_id, pending.method))
-
-    def _send_cancelled(self, request_id: RequestId, reason: str) -> None:
-        # spec: cancellation — the sender SHOULD ignore a response that arrives afterwards; remembering the
-        # id lets us drop it quietly instead of warning about an unknown id.
-        self._abandoned.append(request_id)
-        self._notify(proto.CANCELLED, proto.cancelled_params(request_id, reason))
-
-    # ---- the wire -----------------------------------------------------------------------------------------
-
-    def _send_request(
-        self,
-        method: str,
-        params: Mapping[str, Any] | None,
-        timeout: float | None,
-        *,
-        reply_to: Future[Any] | None = None,
-        on_result: Callable[[Mapping[str, Any]], None] | None = None,
-        on_error: Callable[[TroupeError], None] | None = None,
-        context: Any = None,
-        memoize: bool = False,
-    ) -> RequestId:
-        request_id = next(self._ids)
-        if memoize and self._lane is not None:
-            self._lane.memoize(request_id)  # before the write: the answer may come back at once
-        deadline = None if timeout is None else time.monotonic() + timeout
-        self._pending[request_id] = _Pending(
-            method, deadline, timeout, reply_to, on_result, on_error, context=context
-        )
-        if deadline is not None:
-            self._arm_deadline(deadline, request_id)
-        self._write(jsonrpc.encode_request(request_id, method, params), request_id)
-        return request_id
-
-    def _write(self, frame: bytes, request_id: RequestId | None = None) -> None:
-        if self._held is not None:
-            self._held.append((request_id, frame))
-        elif self._outbound is not None:
-            self._outbound.send(frame)
-
-    def _unhold(self, request_id: RequestId) -> bool:
-        """Drop a held request that is no longer wanted; True if it was held (so never sent)."""
-        if self._held is None:
-            return False
-        for index, (held_id, _frame) in enumerate(self._held):
-            if held_id == request_id:
-                del self._held[index]
-                return True
-        return False
-
-    def _request_internal(
-        self,
-        method: str,
-        params: Mapping[str, Any] | None,
-        on_result: Callable[[Mapping[str, Any]], None],
-        *,
-        timeout: float,
-    ) -> None:
-        self._send_request(method, params, timeout, on_result=on_result, on_error=self._on_internal_error)
-
-    def _on_internal_error(self, error: TroupeError) -> None:
-        if not self._is_ready:
-            self._report_failure(error)
-        elif self._listing is not None:
-            self._listing = None
-            self._on_listing_error(error)
-
-    def _notify(self, method: str, params: Mapping[str, Any] | None) -> None:
-        self._write(jsonrpc.encode_notification(method, params))
-
-    def _on_frames(self, frames: list[bytes]) -> None:
-        batching = self._revision is not None and self._revision.batching
-        for frame in frames:
-            try:
-                messages = jsonrpc.decode_batch(frame) if batching else [jsonrpc.decode(frame)]
-            except MalformedMessage as exc:
-                self._on_bad_frame(exc)
-                continue
-            self._bad_frames = 0
-            for message in messages:
-                self._on_message(message)
+    # ---- what the server sends ----------------------------------------------------------------------------
 
     def _on_received(self, msg: Received) -> None:
-        # The lane decoded these and counted unreadable frames over every frame, its own answers included.
         for item in msg.items:
-            if isinstance(item, MalformedMessage):
+            if isinstance(item, SessionAnswer):
+                if item.error is not None:
+                    item.owner.on_error(item.error)
+                else:
+                    assert item.result is not None
+                    item.owner.on_result(item.result)
+            elif isinstance(item, MalformedMessage):
+                # spec: stdio — servers MUST NOT write non-MCP output to stdout; many do (a stray print).
+                # One bad line is skipped so later calls are unaffected; a stream of them ends the connection.
                 log.warning("server %s: skipped an unreadable frame: %s", self.server, item)
+            elif isinstance(item, Request):
+                self._on_server_request(item)
             else:
-                self._on_message(item)
-        if msg.bad_in_a_row >= MAX_CONSECUTIVE_BAD_FRAMES:
-            self._on_transport_down(f"{msg.bad_in_a_row} unreadable frames in a row on stdout", ())
-
-    def _on_bad_frame(self, exc: MalformedMessage) -> None:
-        # spec: stdio — servers MUST NOT write non-MCP output to stdout; many do (a stray print). One bad line
-        # is skipped so later calls are unaffected; a stream of them means the server is broken.
-        self._bad_frames += 1
-        log.warning("server %s: skipped an unreadable frame: %s", self.server, exc)
-        if self._bad_frames >= MAX_CONSECUTIVE_BAD_FRAMES:
-            self._on_transport_down(f"{self._bad_frames} unreadable frames in a row on stdout", ())
-
-    def _on_message(self, message: jsonrpc.Message) -> None:
-        match message:
-            case Response(id=response_id, result=result):
-                pending = self._pending.pop(response_id, None)
-                if pending is None:
-                    self._on_unknown_response(response_id)
-                elif pending.reply_to is not None:
-                    context = pending.context
-                    _complete(pending.reply_to, result if context is None else (result, context))
-                elif pending.on_result is not None:
-                    pending.on_result(result)
-            case ErrorResponse(id=response_id, error=error):
-                if response_id is None:
-                    # The server could not read one of our requests well enough to name it.
-                    log.warning("server %s sent an error without an id: %s", self.server, error.message)
-                    return
-                pending = self._pending.pop(response_id, None)
-                if pending is None:
-                    self._on_unknown_response(response_id)
-                    return
-                remote = RemoteError(
-                    self.server, response_id, pending.method, error.code, error.message, error.data
-                )
-                if pending.reply_to is not None:
-                    _fail(pending.reply_to, remote)
-                elif pending.on_error is not None:
-                    pending.on_error(remote)
-            case Request():
-                self._on_server_request(message)
-            case Notification(method=method):
-                self._on_notification(method)
-            case _:
-                assert_never(message)
-
-    def _on_unknown_response(self, response_id: RequestId) -> None:
-        if response_id in self._abandoned:
-            log.debug("server %s: dropped a late response for cancelled id %r", self.server, response_id)
-        else:
-            log.warning(
-                "server %s sent a response for unknown JSON-RPC id %r; dropped", self.server, response_id
-            )
+                self._on_notification(item)
+        if msg.fatal:
+            self._on_transport_down(f"{msg.fatal} from the server", ())
 
     def _on_server_request(self, request: Request) -> None:
+        if self._revision is not None and self._revision.is_modern:
+            # spec: 2026-07-28 — servers MUST NOT initiate JSON-RPC requests (they use input_required).
+            self._answer_server_request(
+                request,
+                None,
+                ErrorObject(jsonrpc.INVALID_REQUEST, "servers send no requests in protocol 2026-07-28"),
+            )
+            return
         if request.method == proto.PING:
-            reply: jsonrpc.Message = Response(request.id, {})
-        else:
-            # We declare no client capabilities (sampling, elicitation, roots): the server must not ask, and
-            # if it does it gets a clear "method not found" at once rather than a hang.
-            reply = ErrorResponse(
-                request.id,
+            self._answer_server_request(request, {}, None)
+            return
+        fulfil = self.fulfil
+        if fulfil is None or request.method not in proto.UNSUPPORTED_CLIENT_METHODS:
+            # We declared no capability for it: the server must not ask, and if it does it gets a clear
+            # "method not found" at once rather than a hang.
+            log.info("server %s asked for %s; answered -32601", self.server, request.method)
+            self._answer_server_request(
+                request,
+                None,
                 ErrorObject(jsonrpc.METHOD_NOT_FOUND, f"Method not found: {request.method} (not supported)"),
             )
-            log.info("server %s asked for %s; answered -32601", self.server, request.method)
-        self._write(jsonrpc.encode(reply))
+            return
+        self.runtime.loop.spawn(self._fulfil_server_request, request, fulfil, name=f"{request.method} host")
 
-    def _on_notification(self, method: str) -> None:
+    async def _fulfil_server_request(self, request: Request, fulfil: Fulfiller) -> None:
+        try:
+            result = await fulfil(self.server, request.method, request.params or {})
+        except RemoteError as exc:
+            safe_tell(self.actor_ref, _ServerRequestDone(request, None, ErrorObject(exc.code, str(exc))))
+        except Exception as exc:
+            # A failing handler fails this one request, with a reason the server can show.
+            error = ErrorObject(
+                jsonrpc.INTERNAL_ERROR, f"the client could not answer {request.method}: {exc}"
+            )
+            safe_tell(self.actor_ref, _ServerRequestDone(request, None, error))
+        else:
+            safe_tell(self.actor_ref, _ServerRequestDone(request, dict(result), None))
+
+    def _answer_server_request(
+        self, request: Request, result: Mapping[str, Any] | None, error: ErrorObject | None
+    ) -> None:
+        lane = self._lane
+        if lane is None:
+            return
+        reply: jsonrpc.Message = (
+            ErrorResponse(request.id, error) if error is not None else Response(request.id, result or {})
+        )
+        lane.respond(jsonrpc.encode(reply))
+
+    def _on_notification(self, message: Notification) -> None:
+        method = message.method
+        if self._on_subscription_notification(message):
+            return
         if method == proto.TOOLS_LIST_CHANGED:
             self._on_list_changed()
             return
         changed = CATALOGS_CHANGED_BY.get(method)
         if changed is not None:
             self._on_catalog_changed(changed)
-        # Progress, logging and resource updates are not consumed by this layer; ignored quietly.
+        # Logging and resource updates are not consumed by this layer; ignored quietly.
 
-    # ---- HTTP: per-request failures and session expiry ---------------------------------------------------
+    # ---- HTTP: session expiry ---------------------------------------------------------------------------
 
-    def _on_request_failed(self, request_id: RequestId, error: TroupeError) -> None:
-        pending = self._pending.pop(request_id, None)
-        if pending is None:
-            return
-        if pending.reply_to is not None:
-            _fail(pending.reply_to, error)
-        elif pending.on_error is not None:
-            pending.on_error(error)
-
-    def _on_session_expired(self, frames: list[bytes]) -> None:
+    def _on_session_expired(self, sent: list[tuple[bytes, Outgoing]]) -> None:
         """Start one new session for however many requests failed, and retry those it is safe to retry.
 
         spec: 2025-06-18 transports, session management — a 404 to a request carrying a session id means the
         session is gone; the client MUST start a new one with a fresh initialize (without the old id).
         """
-        if self._info is None or self._is_closed:
+        lane = self._lane
+        if self._info is None or self._is_closed or lane is None:
             # Expired before the first handshake finished: that is a failed connect, not an expiry.
             self._on_transport_down("the server dropped the session during the handshake", ())
             return
-        retry: list[tuple[RequestId | None, bytes]] = []
-        for frame in frames:
-            try:
-                message = jsonrpc.decode(frame)
-            except MalformedMessage:
-                continue
-            if not isinstance(message, Request):
+        retry: list[tuple[bytes, Outgoing]] = []
+        for frame, outgoing in sent:
+            request_id = outgoing.request_id
+            if request_id is None:
                 continue  # notifications and our responses are not worth replaying to a new session
-            pending = self._pending.get(message.id)
+            pending = lane.pending_of(request_id)
             if pending is None:
                 continue
-            if message.method == proto.INITIALIZE:
+            if pending.method == proto.INITIALIZE:
                 self._report_failure(ConnectionLost(self.server, "the server refused a new session"))
                 return
-            is_continuation = message.method.endswith("/list") and bool(
-                message.params and "cursor" in message.params
-            )
-            if is_continuation:
+            decision = expiry_decision(pending, pending.params)
+            if decision == "relist":
                 # A cursor from a dead session means nothing to the new one: the listing restarts instead.
-                del self._pending[message.id]
-                catalog_listing = self._catalog_listings.get(message.method)
-                if message.method == proto.TOOLS_LIST:
+                lane.drop(request_id)
+                if pending.method == proto.TOOLS_LIST:
                     self._listing = None
                     self._is_catalog_dirty = True
-                elif catalog_listing is not None:
-                    catalog_listing.is_stalled = True
-            elif pending.is_retried:
-                del self._pending[message.id]
-                error = ConnectionLost(self.server, "the session expired again after a retry")
-                if pending.reply_to is not None:
-                    _fail(pending.reply_to, error)
-                elif pending.on_error is not None:
-                    pending.on_error(error)
+                else:
+                    catalog_listing = self._catalog_listings.get(pending.method)
+                    if catalog_listing is not None:
+                        catalog_listing.is_stalled = True
+            elif decision == "fail":
+                lane.fail(request_id, ConnectionLost(self.server, "the session expired again after a retry"))
             else:
-                pending.is_retried = True
-                retry.append((message.id, frame))
-        if self._held is None:
+                lane.mark_retried(request_id)
+                retry.append((frame, outgoing))
+        if not self._is_renewing:
             log.info("server %s: HTTP session expired; starting a new session", self.server)
-            self._held = []
-            self._send_reinitialize()
-        # Retried requests go out first, once the new session exists.
-        self._held[:0] = retry
+            self._is_renewing = True
+            self._retry_first = retry
+            lane.hold()
+            self._handshake = Handshake(
+                server=self.server,
+                client_info={"name": CLIENT_NAME, "version": __version__},
+                capabilities=self._handshake.capabilities,
+                pin=self._revision.version if self._revision is not None else "legacy",
+            )
+            self._step(self._handshake.start())
+        else:
+            self._retry_first.extend(retry)
 
-    def _send_reinitialize(self) -> None:
-        # Sent past the hold: it is what creates the session the held frames are waiting for.
-        held, self._held = self._held, None
-        self._send_request(
-            proto.INITIALIZE,
-            proto.initialize_params(LATEST, CLIENT_NAME, __version__),
-            self.handshake_timeout,
-            on_result=self._on_reinitialized,
-            # Without a new session nothing held can ever go out: the connection is lost, not wedged.
-            on_error=self._report_failure,
-        )
-        self._held = held
-
-    def _on_reinitialized(self, result: Mapping[str, Any]) -> None:
-        try:
-            info = proto.parse_initialize_result(result)
-            self._revision = negotiate(info.protocol_version, server=self.server)
-        except ProtocolError as exc:
-            self._report_failure(exc)
-            return
-        self._info = info
-        assert self._outbound is not None
-        self._outbound.set_protocol_version(info.protocol_version)
-        self._session_id = self._outbound.session_id
+    def _on_renewed(self) -> None:
+        lane = self._lane
+        assert lane is not None
+        self._is_renewing = False
         safe_tell(self.supervisor, SessionRenewed(self.incarnation, self._session_id))
-        held, self._held = self._held or [], None
-        self._notify(proto.INITIALIZED, None)
-        for _request_id, frame in held:
-            self._outbound.send(frame)
+        retry, self._retry_first = self._retry_first, []
+        # Retried requests go out first, then everything held meanwhile.
+        lane.release(retry)
         self._on_catalogs_replaced()
         # The new session may expose a different catalog; rediscover it (all pages).
-        if info.has_tools:
+        assert self._info is not None
+        if self._info.has_tools:
             if self._listing is None:
                 self._start_listing()
             else:
                 self._is_catalog_dirty = True
-
-    # ---- deadlines ----------------------------------------------------------------------------------------
-
-    def _arm_deadline(self, deadline: float, request_id: RequestId) -> None:
-        self._deadlines.push(deadline, request_id, self._pending)
-        if self._timer_at is None or deadline < self._timer_at:
-            self._timer_at = deadline
-            self.runtime.loop.call_later(
-                deadline - time.monotonic(), safe_tell, self.actor_ref, _CheckDeadlines()
-            )
-
-    def _on_check_deadlines(self) -> None:
-        self._timer_at = None
-        now = time.monotonic()
-        for request_id, pending in self._deadlines.pop_expired(now, self._pending):
-            self._on_timed_out(request_id, pending)
-        earliest = self._deadlines.earliest
-        if earliest is not None:
-            self._timer_at = earliest
-            self.runtime.loop.call_later(earliest - now, safe_tell, self.actor_ref, _CheckDeadlines())
-
-    def _on_timed_out(self, request_id: RequestId, pending: _Pending) -> None:
-        timeout = pending.timeout or 0.0
-        # spec: 2025-06-18 lifecycle, timeouts — on timeout the sender SHOULD send notifications/cancelled
-        # and stop waiting; initialize MUST NOT be cancelled.
-        if pending.method != proto.INITIALIZE and not self._unhold(request_id):
-            self._send_cancelled(request_id, f"timed out after {timeout:g} s")
-        error = CallTimedOut(self.server, request_id, pending.method, timeout)
-        if pending.reply_to is not None:
-            _fail(pending.reply_to, error)
-        elif pending.on_error is not None:
-            pending.on_error(error)
 
     # ---- failure -------------------------------------------------------------------------------------------
 
@@ -1052,16 +1153,15 @@ class SessionActor(pykka.ThreadingActor):
         # DESIGN rule 4: a dead connection fails every pending call at once, never at its timeout.
         if self._lane is not None:
             self._lane.close(error)
-        pending, self._pending = self._pending, {}
-        self._deadlines.clear()
-        for item in pending.values():
-            if item.reply_to is not None:
-                _fail(item.reply_to, error)
-        # Catalog listings wait through callbacks, not reply_to: their callers are failed here too.
+        # The session's own waiters: on-demand listings' callers and calls held for a header mismatch.
         listings, self._catalog_listings = self._catalog_listings, {}
         for listing in listings.values():
             for waiter in listing.waiters:
                 _fail(waiter, error)
+        waiting, self._after_listing = self._after_listing, []
+        for pending, _error in waiting:
+            if isinstance(pending.owner, CallerOwner):
+                _fail(pending.owner.reply, error)
 
     def _on_transport_down(self, reason: str, stderr_tail: tuple[str, ...]) -> None:
         if self._is_closed:

@@ -27,7 +27,7 @@ from typing import Any, assert_never
 
 import pykka
 
-from mcp_troupe.actors.lane import CallLane
+from mcp_troupe.actors.lane import CallLane, Outgoing
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
@@ -316,7 +316,7 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         if self._is_closing:  # closed while we were spawning
             await self.close(0.0)
             return
-        safe_tell(self.session, Opened(self.incarnation, self, pid=self.pid, lane=self.lane))
+        safe_tell(self.session, Opened(self.incarnation, self, self.lane, pid=self.pid))
 
     def _open_failed(self, reason: str) -> None:
         self._is_down = True
@@ -339,7 +339,7 @@ class _StdioConnection(asyncio.SubprocessProtocol):
 
     # ---- writing (Outbound) ------------------------------------------------------------------------------
 
-    def send(self, frame: bytes, direct: bool = True) -> None:
+    def send(self, frame: bytes, outgoing: Outgoing | None = None, direct: bool = True) -> None:
         """Write ``frame`` to the server's stdin, or queue it for the loop; safe to call from any thread.
 
         When nothing is queued ahead (ours or asyncio's buffer) the calling thread writes the frame itself,

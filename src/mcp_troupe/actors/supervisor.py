@@ -40,8 +40,9 @@ from mcp_troupe.actors.session import (
 )
 from mcp_troupe.actors.transport import CloseTransport
 from mcp_troupe.config import ReconnectPolicy, ServerConfig
-from mcp_troupe.errors import ConnectFailed, NeedsLogin, TroupeError
+from mcp_troupe.errors import ConnectFailed, NeedsLogin, TroupeError, UnsupportedProtocolVersion
 from mcp_troupe.protocol.mcp import InitializeResult
+from mcp_troupe.protocol.versions import REVISIONS, Era
 from mcp_troupe.types import ServerState, ServerStatus
 
 if TYPE_CHECKING:
@@ -204,6 +205,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._pid: int | None = None
         self._session_id: str | None = None
         self._protocol_version: str | None = None
+        self._era_hint: Era | None = None
         self._server_info: dict[str, Any] | None = None
         self._ready_since: float | None = None
         # True between a runtime loss and the next ready: retries then use jittered backoff.
@@ -319,6 +321,10 @@ class ServerSupervisor(pykka.ThreadingActor):
                 runtime=self.runtime,
                 call_timeout=config.timeout,
                 handshake_timeout=config.connect_timeout,
+                protocol=config.protocol,
+                # spec: 2026-07-28 basic/versioning — the era is cached per server and tried first next
+                # time; a failed assumption falls back as a fresh probe would.
+                era_hint=self._era_hint,
             )
         )
         transport = self.runtime.track(self._start_transport(incarnation, session))
@@ -366,6 +372,8 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._pid = msg.pid
         self._session_id = msg.session_id
         self._protocol_version = msg.info.protocol_version
+        revision = REVISIONS.get(msg.info.protocol_version)
+        self._era_hint = revision.era if revision is not None else None
         self._server_info = dict(msg.info.server_info)
         self._ready_since = time.monotonic()
         log.info(
@@ -388,6 +396,13 @@ class ServerSupervisor(pykka.ThreadingActor):
     def _on_connect_failed(self, error: TroupeError) -> None:
         if isinstance(error, NeedsLogin):
             self._on_needs_login(error)
+            return
+        if isinstance(error, UnsupportedProtocolVersion):
+            # No retry can produce a shared version: fail at once, naming what both sides offered.
+            self.last_error = str(error)
+            log.warning("server %s: %s", self.config.name, self.last_error)
+            self._teardown(str(error), grace=FAILURE_GRACE)
+            self._fail_now()
             return
         # The stderr tail is kept (and shown) on its own; last_error is the one-line reason.
         if isinstance(error, ConnectFailed):
@@ -459,6 +474,14 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._publish_status()
         log.info("server %s: retry %d in %.1f s", self.config.name, self.attempts, delay)
         self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Connect(self._generation))
+
+    def _fail_now(self) -> None:
+        """Settle in ``failed`` without retrying (an error no retry can cure)."""
+        self._ready_since = None
+        self.state = ServerState.FAILED
+        self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
+        self._publish_status()
+        self.runtime.emit("failed", self.config.name, self.incarnation, self.last_error or "")
 
     # ---- operator actions ---------------------------------------------------------------------------------
 

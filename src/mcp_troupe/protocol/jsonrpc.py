@@ -10,6 +10,7 @@ an id; a response carries exactly one of ``result`` and ``error``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ __all__ = [
     "encode",
     "encode_notification",
     "encode_request",
+    "recover_id",
     "split_result",
 ]
 
@@ -144,6 +146,97 @@ def split_result(frame: bytes) -> tuple[RequestId, bytes] | None:
     if not isinstance(request_id, int | str) or isinstance(request_id, bool):
         return None
     return request_id, frame[position:]
+
+
+_RECOVER_SCAN = 4096
+_TRAILING_ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,256}")\s*}\s*\Z')
+_INT = re.compile(rb"-?\d{1,18}")
+_SCALAR = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+
+
+def recover_id(frame: bytes) -> RequestId | None:
+    """The top-level ``id`` of a frame that does not decode (too deep, too large, broken), if it shows.
+
+    Looked for in two places only, both of which are unambiguously the top level: among the members before
+    the first nested value in the first 4 KiB (the common ``{"jsonrpc":"2.0","id":7,"result":...}``), and as
+    the very last member (``..., "id": 7}``). Anything else gives None: guessing an id from inside a result
+    could fail the wrong call.
+    """
+    head = _scan_head_id(frame[:_RECOVER_SCAN])
+    if head is not None:
+        return head
+    match = _TRAILING_ID.search(frame[-512:])
+    return _id_value(match.group(1)) if match else None
+
+
+def _scan_head_id(data: bytes) -> RequestId | None:
+    index = data.find(b"{")
+    if index < 0 or data[:index].strip():
+        return None
+    index += 1
+    length = len(data)
+    while index < length:
+        # At depth 1, expecting a key (after '{' or ',').
+        while index < length and data[index] in b" \t\r\n,":
+            index += 1
+        if index >= length or data[index] != 0x22:  # '"'
+            return None
+        end = _string_end(data, index)
+        if end < 0:
+            return None
+        key = data[index + 1 : end]
+        index = end + 1
+        while index < length and data[index] in b" \t\r\n":
+            index += 1
+        if index >= length or data[index] != 0x3A:  # ':'
+            return None
+        index += 1
+        while index < length and data[index] in b" \t\r\n":
+            index += 1
+        if index >= length:
+            return None
+        if key == b"id":
+            if data[index] == 0x22:
+                end = _string_end(data, index)
+                return _id_value(data[index : end + 1]) if end >= 0 else None
+            match = _INT.match(data, index)
+            return _id_value(match.group(0)) if match else None
+        if data[index] == 0x22:  # a string member: skip it and go on to the next key
+            end = _string_end(data, index)
+            if end < 0:
+                return None
+            index = end + 1
+            continue
+        # A nested value (or a number, true, false, null) comes first: the id is not before it.
+        match = _SCALAR.match(data, index)
+        if match is None:
+            return None
+        index = match.end()
+    return None
+
+
+def _string_end(data: bytes, start: int) -> int:
+    index = start + 1
+    length = len(data)
+    while index < length:
+        byte = data[index]
+        if byte == 0x5C:  # backslash
+            index += 2
+            continue
+        if byte == 0x22:
+            return index
+        index += 1
+    return -1
+
+
+def _id_value(raw: bytes) -> RequestId | None:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return None
+    return value
 
 
 def decode_batch(data: bytes | str) -> list[Message]:

@@ -77,11 +77,17 @@ UNSUPPORTED_CLIENT_METHODS = frozenset({"sampling/createMessage", "elicitation/c
 DEFAULT_MAX_PAGES = 1000
 
 
-def initialize_params(protocol_version: str, client_name: str, client_version: str) -> dict[str, Any]:
-    """Params of our ``initialize`` request: no client capabilities (no sampling, elicitation or roots)."""
+def initialize_params(
+    protocol_version: str,
+    client_name: str,
+    client_version: str,
+    capabilities: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Params of our ``initialize`` request; ``capabilities`` are those the host's handlers back (none by
+    default: no sampling, elicitation or roots)."""
     return {
         "protocolVersion": protocol_version,
-        "capabilities": {},
+        "capabilities": dict(capabilities or {}),
         "clientInfo": {"name": client_name, "version": client_version},
     }
 
