@@ -13,13 +13,15 @@ they happen, with ``raise Mapped(...) from exc``.
     ├── ServerUnavailable           the server cannot take the call right now
     │   ├── ConnectFailed           connecting (spawn, handshake, discovery) failed
     │   ├── ConnectionLost          the connection died while calls were pending
-    │   └── ServerNotReady          the server is connecting, backing off, failed, stopped or skipped
+    │   ├── ServerNotReady          the server is connecting, backing off, failed, stopped or skipped
+    │   └── OutboundFull            the server stopped reading its input; new calls are refused
     ├── CallError                   one call failed; the connection is fine
     │   ├── UnknownTool             no such tool in the current table
     │   ├── CallTimedOut            no answer within the call's timeout (the server was sent a cancel)
     │   ├── CallCancelled           the agent cancelled the call (the server was sent a cancel)
     │   ├── RemoteError             the server answered with a JSON-RPC error
     │   ├── HttpError               the server answered the call's HTTP request with an error status
+    │   ├── InputUnavailable        the server asked for input (input_required) the host cannot give
     │   └── ToolDenied              policy refused the call (profile, approval mode, quarantine, a "no")
     │       └── ApprovalRequired    the call needs a human's approval and no approver is installed
     ├── AuthError                   OAuth for an HTTP server failed (never shows a token, code or secret)
@@ -61,9 +63,11 @@ __all__ = [
     "DiscoveryFailed",
     "FrameTooLarge",
     "HttpError",
+    "InputUnavailable",
     "InsufficientScope",
     "MalformedMessage",
     "NeedsLogin",
+    "OutboundFull",
     "ProtocolError",
     "RemoteError",
     "ServerNotReady",
@@ -174,6 +178,18 @@ class ConnectionLost(ServerUnavailable):
         super().__init__(f"server {server!r}: connection lost: {reason}", server=server)
 
 
+class OutboundFull(ServerUnavailable):
+    """The server has stopped reading what we send: too much waits to be written; the call is refused."""
+
+    def __init__(self, server: str, waiting: int) -> None:
+        self.waiting = waiting
+        super().__init__(
+            f"server {server!r} is not reading its input: {waiting / 1048576:.1f} MiB wait to be written; "
+            "the call was refused (the connection is kept; earlier requests time out as usual)",
+            server=server,
+        )
+
+
 class ServerNotReady(ServerUnavailable):
     """The server is not connected (``state`` says why); calls fail at once instead of waiting."""
 
@@ -277,6 +293,15 @@ class HttpError(CallError):
         if details:
             message += ": " + " — ".join(details)
         super().__init__(message)
+
+
+class InputUnavailable(CallError):
+    """The server asked for input (``input_required``) that the host cannot or would not give."""
+
+    def __init__(self, server: str, method: str, detail: str) -> None:
+        self.server = server
+        self.method = method
+        super().__init__(f"server {server!r}: {method} needs input the host cannot give: {detail}")
 
 
 class AuthError(TroupeError):

@@ -47,7 +47,12 @@ def test_values_that_are_not_plain_safe_ascii_use_the_base64_sentinel(value: str
 def test_header_values_always_round_trip_and_are_header_safe(value: str) -> None:
     encoded = modern.encode_header_value(value)
     assert all(0x20 <= ord(char) <= 0x7E for char in encoded)
+    assert encoded == encoded.strip()
     assert decode_header(encoded) == value
+
+
+def test_an_empty_value_is_sent_as_it_is() -> None:
+    assert modern.encode_header_value("") == ""
 
 
 def schema_with(**properties: Any) -> dict[str, Any]:

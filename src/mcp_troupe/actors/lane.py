@@ -49,10 +49,11 @@ from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.loop import IoLoop, safe_tell
 from mcp_troupe.errors import (
     CallCancelled,
-    CallError,
     CallTimedOut,
     ConnectionLost,
+    InputUnavailable,
     MalformedMessage,
+    OutboundFull,
     RemoteError,
     TroupeError,
 )
@@ -80,7 +81,6 @@ __all__ = [
     "FastRoute",
     "Fulfiller",
     "HeaderMismatch",
-    "InputUnavailable",
     "LoopReply",
     "Outgoing",
     "Received",
@@ -138,15 +138,6 @@ Fulfiller = Callable[[str, str, Mapping[str, Any]], Awaitable[Mapping[str, Any]]
 
 ProgressSink = Callable[[str, Pending, Mapping[str, Any]], None]
 """Called on the loop with ``(server, pending, params)`` for each ``notifications/progress`` of a request."""
-
-
-class InputUnavailable(CallError):
-    """The server asked for input (``input_required``) that the host cannot or would not give."""
-
-    def __init__(self, server: str, method: str, detail: str) -> None:
-        self.server = server
-        self.method = method
-        super().__init__(f"server {server!r}: {method} needs input the host cannot give: {detail}")
 
 
 class LoopReply:
@@ -287,6 +278,7 @@ class CallLane:
         loop: IoLoop,
         send: Send,
         is_http: bool = False,
+        retract: Callable[[RequestId], bool] | None = None,
     ) -> None:
         self.server = server
         self.incarnation = incarnation
@@ -295,6 +287,8 @@ class CallLane:
         self._session = session
         self._loop = loop
         self._send = send
+        # Takes a request's frame back if it was never written (stdio's queue); True if it was.
+        self._retract = retract
         self._lock = threading.Lock()
         # Calls from the facade are accepted between open() and close(); a closed lane never opens again.
         self._is_open = False
@@ -472,7 +466,18 @@ class CallLane:
         if arm_after is not None:
             self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
         if not is_held:
-            self._send(frame, outgoing, in_flight <= DIRECT_WRITE_MAX_PENDING)
+            try:
+                self._send(frame, outgoing, in_flight <= DIRECT_WRITE_MAX_PENDING)
+            except OutboundFull as exc:
+                # The server stopped reading: refuse this request now rather than queue it behind the rest.
+                # A fresh error, without the traceback (whose frames hold the frame's bytes) for the caller.
+                refusal = OutboundFull(self.server, exc.waiting)
+                del exc
+                with self._lock:
+                    taken = engine.take(pending.request_id)
+                if taken is not None:
+                    self._settle(taken, error=refusal)
+                return pending.request_id
         if isinstance(owner, CallerOwner):
             # Registered after the send: a caller that already gave up cancels a request that went out.
             owner.reply.add_done_callback(functools.partial(self._on_reply_done, pending.request_id))
@@ -536,9 +541,9 @@ class CallLane:
         if taken is None:
             return False
         pending, frame = taken
-        # A request still held for a new HTTP session was never sent: dropping it is enough (sending it and
-        # then cancelling it could run a call the caller was told had failed).
-        if frame and not was_held:
+        # A request still held for a new HTTP session, or still in stdio's queue, was never sent: dropping
+        # it is enough (sending it and then cancelling it could run a call the caller was told had failed).
+        if frame and not was_held and not self._retracted(request_id):
             self._write(frame, Outgoing(proto.CANCELLED, cancels=request_id))
         self._settle(pending, error=CallCancelled(self.server, request_id, pending.method))
         return True
@@ -555,6 +560,9 @@ class CallLane:
                 None,
             )
         return request_id is not None and self.cancel(request_id, reason)  # type: ignore[arg-type]
+
+    def _retracted(self, request_id: RequestId) -> bool:
+        return self._retract is not None and self._retract(request_id)
 
     def _drop_held_locked(self, request_id: RequestId) -> bool:
         held = self._held
@@ -841,7 +849,7 @@ class CallLane:
             # spec: lifecycle, timeouts — send notifications/cancelled and stop waiting (never for
             # initialize, which MUST NOT be cancelled; never for a request that was never sent).
             frame = self.engine.cancel_frame(pending, f"timed out after {timeout:g} s")
-            if frame and not was_held:
+            if frame and not was_held and not self._retracted(pending.request_id):
                 self._write(frame, Outgoing(proto.CANCELLED, cancels=pending.request_id))
             self._settle(
                 pending, error=CallTimedOut(self.server, pending.request_id, pending.method, timeout)

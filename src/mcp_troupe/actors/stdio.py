@@ -20,6 +20,7 @@ import logging
 import os
 import signal
 import subprocess
+import time
 from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import Future
@@ -32,8 +33,8 @@ from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
-from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge, TroupeClosed
-from mcp_troupe.protocol.jsonrpc import LineFramer
+from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge, OutboundFull, TroupeClosed
+from mcp_troupe.protocol.jsonrpc import LineFramer, RequestId
 
 __all__ = ["INHERITED_ENVIRONMENT", "StdioTransport", "server_environment"]
 
@@ -48,6 +49,12 @@ INHERITED_ENVIRONMENT = (
     "SSL_CERT_FILE", "SSL_CERT_DIR", "VIRTUAL_ENV", "SYSTEMROOT",
 )  # fmt: skip
 STDERR_TAIL_LINES = 40
+# What may wait to be written to one server's stdin (our queue and asyncio's buffer together) before new
+# requests are refused: a server that stops reading would otherwise make us keep every request.
+MAX_OUTBOUND_BYTES = 16 * 1024 * 1024
+# A server whose stdin has not taken our writes for this long (asyncio's buffer above its high-water mark
+# all the while) is stuck: new requests are refused at once instead of queued to time out.
+STUCK_AFTER = 2.0
 STDERR_LINE_LIMIT = 1000
 
 
@@ -123,6 +130,12 @@ class _PipeProtocol(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.connection.pipe_connection_lost(self.fd, exc)
+
+    def pause_writing(self) -> None:
+        self.connection.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.connection.resume_writing()
 
 
 class _PidfdSubprocess(asyncio.SubprocessTransport):
@@ -272,12 +285,22 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         self._is_closing = False
         # Writes that cannot go straight into the pipe are queued here (each chunk ends in its newline) and
         # flushed by one loop callback per burst. The lock orders every write to stdin, direct or not.
-        self._out: WriteQueue[bytes] = WriteQueue(runtime.loop, self._flush)
+        self._out: WriteQueue[tuple[bytes, RequestId | None]] = WriteQueue(runtime.loop, self._flush)
+        # Bytes in our queue (not yet handed to the pipe); with asyncio's buffer, bounded by
+        # MAX_OUTBOUND_BYTES: a server that stops reading must not make us hold every request forever.
+        self._queued_bytes = 0
+        self._is_write_paused = False
+        self._paused_at: float | None = None
         # Our own duplicate of stdin's descriptor, for direct writes: closed only under the queue's lock, so
         # it can never be a number the loop has closed and the process reused meanwhile.
         self._direct_fd: int | None = None
         self.lane = CallLane(
-            server=server, incarnation=incarnation, session=session, loop=runtime.loop, send=self.send
+            server=server,
+            incarnation=incarnation,
+            session=session,
+            loop=runtime.loop,
+            send=self.send,
+            retract=self.retract,
         )
 
     # ---- opening -----------------------------------------------------------------------------------
@@ -347,8 +370,13 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         pipe or a partial write never blocks the caller; what is left goes through the loop, in order.
         ``direct=False`` queues anyway: with many requests in flight, one write per burst beats one per
         frame.
+
+        Raises:
+            OutboundFull: The server has stopped reading: more than MAX_OUTBOUND_BYTES wait to be written.
+                Nothing was queued; the request fails at once instead of waiting out its timeout.
         """
         data = frame + b"\n"
+        request_id = outgoing.request_id if outgoing is not None else None
         with self._out.lock:
             if direct and not self._out.items and self._direct_fd is not None and self._is_idle():
                 try:
@@ -360,9 +388,50 @@ class _StdioConnection(asyncio.SubprocessProtocol):
                 if written == len(data):
                     return
                 data = data[written:]
-            must_schedule = self._out.append_locked(data)
+                # Partly written: the rest must follow, whatever the bound says.
+                request_id = None
+            elif request_id is not None:
+                waiting = self._queued_bytes + self._buffered()
+                paused_at = self._paused_at
+                is_stuck = paused_at is not None and time.monotonic() - paused_at >= STUCK_AFTER
+                if is_stuck or waiting + len(data) > MAX_OUTBOUND_BYTES:
+                    raise OutboundFull(self.server, waiting)
+            self._queued_bytes += len(data)
+            must_schedule = self._out.append_locked((data, request_id))
         if must_schedule:
             self._out.schedule()
+
+    def retract(self, request_id: RequestId) -> bool:
+        """Drop ``request_id``'s frame if it was never written; True if it was dropped (from any thread).
+
+        A timed-out or cancelled request that is still in our queue never reaches the server, and needs no
+        notifications/cancelled.
+        """
+        with self._out.lock:
+            for index, (data, queued_id) in enumerate(self._out.items):
+                if queued_id == request_id:
+                    del self._out.items[index]
+                    self._queued_bytes -= len(data)
+                    return True
+        return False
+
+    def _buffered(self) -> int:
+        stdin = self.stdin
+        try:
+            return stdin.get_write_buffer_size() if stdin is not None else 0
+        except (AttributeError, RuntimeError):
+            return 0
+
+    def pause_writing(self) -> None:
+        """asyncio's buffer for stdin is over its high-water mark: stop handing it more (the loop)."""
+        self._is_write_paused = True
+        self._paused_at = time.monotonic()
+
+    def resume_writing(self) -> None:
+        """The server read enough: hand asyncio the frames queued meanwhile (the loop)."""
+        self._is_write_paused = False
+        self._paused_at = None
+        self._flush()
 
     def _is_idle(self) -> bool:
         # Called with the queue's lock held. asyncio's buffer is written by the loop without that lock, but
@@ -392,12 +461,20 @@ class _StdioConnection(asyncio.SubprocessProtocol):
 
     def _flush(self) -> None:
         with self._out.lock:
-            chunks = self._out.take_locked()
             stdin = self.stdin
             if stdin is None or stdin.is_closing() or self._is_down:
+                self._out.take_locked()
+                self._queued_bytes = 0
                 return
+            items = self._out.take_locked()
+            if self._is_write_paused and items:
+                # The server is not reading: keep what waits in our queue, where a timed-out request can
+                # still be taken back; resume_writing flushes again.
+                self._out.items[:0] = items
+                return
+            self._queued_bytes = 0
             # Under the lock: a direct write must not slip in between these chunks and the pipe.
-            stdin.write(b"".join(chunks))
+            stdin.write(b"".join(data for data, _request_id in items))
 
     # ---- reading ---------------------------------------------------------------------------------------
 

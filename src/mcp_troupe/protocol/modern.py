@@ -196,7 +196,8 @@ NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": 
 
 def encode_header_value(value: str) -> str:
     """A header-safe form of ``value`` (itself, or the base64 sentinel form)."""
-    if _SAFE_HEADER_VALUE.match(value) and not _SENTINEL.match(value):
+    if not value or (_SAFE_HEADER_VALUE.match(value) and not _SENTINEL.match(value)):
+        # An empty value is plain, safe ASCII too: the header is sent empty.
         return value
     return "=?base64?" + base64.b64encode(value.encode("utf-8")).decode("ascii") + "?="
 

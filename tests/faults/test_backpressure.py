@@ -1,0 +1,60 @@
+"""A server that stops reading its stdin: the client bounds what it holds and refuses new calls at once.
+
+Issue "hostile servers", case 3: 400 x 1 MB calls to a server that does not read used to leave 421 MB held
+after they had all timed out.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from tests.faults.test_faults import demo, troupe_of
+
+from mcp_troupe import CallTimedOut, OutboundFull, stdio_server
+from mcp_troupe.actors.stdio import MAX_OUTBOUND_BYTES
+
+pytestmark = [pytest.mark.faults]
+
+STUCK = Path(__file__).parent / "servers" / "stuck_reader.py"
+CALLS = 120
+BLOB = "x" * (1024 * 1024)
+
+
+def rss_bytes() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.timeout(120)
+def test_a_server_that_stops_reading_gets_bounded_memory_fast_refusals_and_the_others_keep_serving() -> None:
+    stuck = stdio_server("stuck", sys.executable, str(STUCK), timeout=2.0, connect_timeout=20.0)
+    with troupe_of(stuck, demo("bystander")) as troupe:
+        assert troupe.wait_ready(timeout=30)
+        baseline = rss_bytes()
+        handles = [troupe.submit("mcp__stuck__upload", {"blob": BLOB}, timeout=2.0) for _ in range(CALLS)]
+        refused = timed_out = 0
+        for handle in handles:
+            started = time.monotonic()
+            try:
+                handle.result(timeout=30)
+            except OutboundFull as exc:
+                refused += 1
+                assert "not reading its input" in str(exc) and "stuck" in str(exc)
+                assert time.monotonic() - started < 1.0
+            except CallTimedOut:
+                timed_out += 1
+        # Some were queued (and timed out), the rest refused at once; nothing waits out more than its timeout.
+        assert timed_out >= 1 and refused >= CALLS - 2 * (MAX_OUTBOUND_BYTES // len(BLOB)) - 64
+        assert refused + timed_out == CALLS
+        # What the timed-out calls had queued is gone: memory is bounded, not CALLS x 1 MB.
+        held = rss_bytes() - baseline
+        assert held < MAX_OUTBOUND_BYTES * 3, f"{held / 1048576:.0f} MiB still held"
+        # A new call on the stuck connection fails fast with the reason.
+        with pytest.raises(OutboundFull):
+            troupe.call("mcp__stuck__upload", {"blob": BLOB}, timeout=2.0)
+        assert troupe.call("mcp__bystander__echo", {"text": "fine"}).text == "fine"
