@@ -674,6 +674,10 @@ class BuiltinCall:
     stored: Mapping[str, str] = field(default_factory=dict)
 
 
+# "Resource not found": -32602 since 2026-07-28, -32002 from older servers (clients SHOULD accept both).
+NOT_FOUND_CODES = frozenset({-32602, -32002})
+
+
 async def serve(call: BuiltinCall, reply_to: Future[Any]) -> None:
     """Serve one built-in call and complete ``reply_to`` with a ``CallToolResult``-shaped dict.
 
@@ -687,9 +691,16 @@ async def serve(call: BuiltinCall, reply_to: Future[Any]) -> None:
         except Refused as exc:
             result = error_result(str(exc))
         except RemoteError as exc:
-            result = error_result(
-                f"server {exc.server!r} answered {exc.method} with error {exc.code}: {exc.remote_message}"
-            )
+            if exc.method == "resources/read" and exc.code in NOT_FOUND_CODES:
+                uri = (call.arguments or {}).get("uri")
+                result = error_result(
+                    f"server {exc.server!r} has no resource {uri!r} ({exc.remote_message}); "
+                    "list the resources to see what exists"
+                )
+            else:
+                result = error_result(
+                    f"server {exc.server!r} answered {exc.method} with error {exc.code}: {exc.remote_message}"
+                )
     except asyncio.CancelledError:
         # The caller gave up (reply_to is done already) or the troupe is stopping.
         _fail(reply_to, TroupeClosed(f"{call.tool} was cancelled: the troupe is stopping"))
@@ -715,7 +726,10 @@ async def _run(call: BuiltinCall) -> dict[str, Any]:
     server = choose_server(call.servers, tool.capability, requested)
     if action.name in ("list", "templates"):
         kind = "prompts" if tool is PROMPTS else "resources" if action.name == "list" else "templates"
-        items = await _list_all(server, _LISTINGS[kind].method, call.timeout)
+        # A continuation pages through the listing its first page came from, whatever its ttlMs said.
+        items = await _list_all(
+            server, _LISTINGS[kind].method, call.timeout, is_continuation=cursor is not None
+        )
         page = await _off_loop(render_listing_page, kind, tool.name, server, items, cursor)
         return text_result(page)
     if action.name == "read":
@@ -741,9 +755,13 @@ async def _off_loop(render: Callable[..., T], *args: Any) -> T:
     return await anyio.to_thread.run_sync(render, *args, abandon_on_cancel=True)
 
 
-async def _list_all(server: ServerView, method: str, timeout: float | None) -> list[dict[str, Any]]:
+async def _list_all(
+    server: ServerView, method: str, timeout: float | None, *, is_continuation: bool = False
+) -> list[dict[str, Any]]:
     guard = (timeout or server.timeout) * _LISTING_GUARD_PAGES + _GUARD_MARGIN
-    items: list[dict[str, Any]] = await _ask(server, lambda future: ListAll(method, future), guard)
+    items: list[dict[str, Any]] = await _ask(
+        server, lambda future: ListAll(method, future, is_continuation), guard
+    )
     return items
 
 

@@ -81,6 +81,8 @@ class ToolSpec:
     approved again."""
     warnings: tuple[str, ...] = ()
     """Policy findings that did not reject the tool (``mcpSecurityPolicy: warn``, or a trusted server)."""
+    icons: tuple[Mapping[str, Any], ...] = ()
+    """2025-11-25+: the tool's icons whose source is ``https:`` or ``data:image/`` (nothing else is kept)."""
 
 
 @dataclass(frozen=True, slots=True)

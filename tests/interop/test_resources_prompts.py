@@ -69,8 +69,21 @@ def running(*servers: ServerConfig, max_output_chars: int = 100_000) -> Iterator
 
 @pytest.fixture
 def resources_troupe() -> Iterator[Troupe]:
-    with running(sdk_server("res", RESOURCES_SCRIPT)) as troupe:
+    # The legacy era: its listings are cached until list_changed, which is what these tests pin down. The
+    # modern era's ttlMs rule has a test of its own (the SDK sends ttlMs 0: never reuse a listing).
+    legacy = dataclasses.replace(sdk_server("res", RESOURCES_SCRIPT), protocol="legacy")
+    with running(legacy) as troupe:
         yield troupe
+
+
+def test_in_the_modern_era_a_ttl_of_0_lists_again_each_time_but_one_listing_serves_its_pages() -> None:
+    with running(sdk_server("res", RESOURCES_SCRIPT)) as troupe:
+        assert troupe.status()[0].protocol_version == "2026-07-28"
+        first = list_everything(troupe, "mcp_resources", {"action": "list"})
+        assert stats(troupe)["resources/list"] == 5  # our three pages: one listing of the server's five
+        again = list_everything(troupe, "mcp_resources", {"action": "list"})
+        assert stats(troupe)["resources/list"] == 10  # a fresh list after ttlMs 0: the server is asked again
+    assert [entry["uri"] for entry in first] == [entry["uri"] for entry in again] == ALL_RESOURCES
 
 
 def ok(result: ToolResult) -> str:
@@ -185,7 +198,11 @@ def test_reading_an_unknown_resource_is_an_error_the_model_reads(resources_troup
     result = resources_troupe.call("mcp_resources", {"action": "read", "uri": "note://nope"})
 
     assert result.is_error
-    assert result.text == "server 'res' answered resources/read with error -32002: Resource not found"
+    # -32002 is the legacy "resource not found" (2026 servers send -32602): both are understood.
+    assert result.text == (
+        "server 'res' has no resource 'note://nope' (Resource not found); "
+        "list the resources to see what exists"
+    )
 
 
 def test_templates_are_listed_with_their_parameters(resources_troupe: Troupe) -> None:
@@ -378,7 +395,11 @@ def test_a_cursor_from_before_a_change_is_refused(resources_troupe: Troupe) -> N
 
 
 def test_a_change_announced_mid_listing_restarts_the_listing() -> None:
-    with running(sdk_server("res", RESOURCES_SCRIPT, "--change-during-listing")) as troupe:
+    # list_changed mid-listing is the legacy era's signal (the modern one re-lists whenever ttlMs says so).
+    changing = dataclasses.replace(
+        sdk_server("res", RESOURCES_SCRIPT, "--change-during-listing"), protocol="legacy"
+    )
+    with running(changing) as troupe:
         listed = [entry["uri"] for entry in list_everything(troupe, "mcp_resources", {"action": "list"})]
         requests = stats(troupe)["resources/list"]
 
@@ -445,10 +466,13 @@ def test_an_error_result_reaches_the_model_as_an_error_with_its_text(resources_t
     ("tool", "method"), [("sample", "sampling/createMessage"), ("elicit", "elicitation/create")]
 )
 def test_a_server_request_for_sampling_or_elicitation_gets_method_not_found_at_once(
-    resources_troupe: Troupe, tool: str, method: str
+    tool: str, method: str
 ) -> None:
-    started = time.monotonic()
-    result = resources_troupe.call(f"mcp__res__{tool}", {}, timeout=10)
+    # Server-to-client requests exist in the legacy era only (2026-07-28 servers use input_required).
+    legacy = dataclasses.replace(sdk_server("res", RESOURCES_SCRIPT), protocol="legacy")
+    with running(legacy) as troupe:
+        started = time.monotonic()
+        result = troupe.call(f"mcp__res__{tool}", {}, timeout=10)
 
     assert time.monotonic() - started < 5
     assert result.is_error
@@ -566,7 +590,10 @@ def test_the_cli_exits_1_with_the_models_error(tmp_path: Path) -> None:
     completed = run_cli(tmp_path, "resources", "read", "--uri", "note://nope")
 
     assert completed.returncode == 1
-    assert completed.stdout == "server 'res' answered resources/read with error -32002: Resource not found\n"
+    assert completed.stdout == (
+        "server 'res' has no resource 'note://nope' (Resource not found); "
+        "list the resources to see what exists\n"
+    )
     assert completed.stderr.endswith(
         "troupe: error: mcp_resources action=read returned an error (isError: true)\n"
     )

@@ -170,10 +170,10 @@ def test_the_sdk_server_connects_lists_and_calls_in_every_mode(mode: Mode, serve
         failed = troupe.call("mcp__sdk__fail", {})
 
     assert set(specs) == {f"mcp__sdk__{tool}" for tool in SDK_TOOLS}
-    assert (status.transport, status.protocol_version) == ("http", "2025-06-18")
+    assert (status.transport, status.protocol_version) == ("http", "2026-07-28")  # the newest both speak
     assert status.server_info is not None and status.server_info["name"] == "sdk-tools"
-    # spec: the server MAY assign a session id; the SDK does exactly when it is stateful.
-    assert (status.session_id is not None) == (not mode.stateless)
+    # spec: 2026-07-28 has no sessions: no session id, stateful server or not.
+    assert status.session_id is None
     assert (added.text, added.structured, added.is_error) == ("5", {"result": 5}, False)
     assert echoed.text == "héllo\nwörld"
     assert failed.is_error and "failed as asked" in failed.text

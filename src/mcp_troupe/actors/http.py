@@ -70,7 +70,7 @@ from mcp_troupe.errors import (
     TroupeClosed,
     TroupeError,
 )
-from mcp_troupe.protocol import jsonrpc
+from mcp_troupe.protocol import jsonrpc, modern
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
 from mcp_troupe.protocol.oauth import parse_www_authenticate
@@ -761,6 +761,13 @@ class _HttpConnection:
                 self._fail_request(request, ConnectionLost(self.server, "no free HTTP connection in time"))
             return False
         except httpx.HTTPError as exc:
+            if outgoing.method == modern.SUBSCRIPTIONS_LISTEN and request is not None:
+                # Like the legacy GET stream, the long-lived listen stream only waits: the calls find out
+                # whether the server is really gone; the session opens it again with backoff.
+                self._fail_request(
+                    request, ConnectionLost(self.server, f"the listen stream failed: {_describe(exc)}")
+                )
+                return False
             # Refused, reset, unreadable: the server is gone (the supervisor reconnects with backoff).
             self._report_down(f"POST {_method_of(message)} failed: {_describe(exc)}")
             return False
@@ -981,6 +988,11 @@ class _HttpConnection:
         except httpx.HTTPError as exc:
             broken = exc
         if request is None:
+            return
+        if self._is_modern and outgoing.method == modern.SUBSCRIPTIONS_LISTEN:
+            # The listen stream ended without its response (a deploy, a proxy's idle timeout): the session
+            # opens it again, with backoff, and lists again whatever may have changed meanwhile.
+            self._fail_request(request, ConnectionLost(self.server, "the listen stream ended"))
             return
         if self._is_modern:
             # spec: 2026-07-28 — no resumability: a broken stream loses the request, and the client MUST

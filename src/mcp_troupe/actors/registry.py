@@ -770,6 +770,7 @@ class RegistryActor(pykka.ThreadingActor):
             risk=verdict.risk,
             is_quarantined=is_quarantined,
             warnings=verdict.warnings,
+            icons=tool.icons,
         )
         self._routes[qualified] = _Route(server, tool.name, verdict.fingerprint)
 

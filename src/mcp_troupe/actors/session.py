@@ -25,7 +25,6 @@ gave), shared by every ``ListAll`` that arrives while one listing is in flight, 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -33,9 +32,9 @@ from typing import Any, Protocol, assert_never
 
 import pykka
 
-from mcp_troupe._futures import complete as _complete
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe._version import __version__
+from mcp_troupe.actors.catalogs import Catalogs, ListAll
 from mcp_troupe.actors.lane import (
     CallerOwner,
     CallLane,
@@ -64,7 +63,7 @@ from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.engine import Pending, expiry_decision
 from mcp_troupe.protocol.handshake import Failed, Handshake, Send, Settled
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
-from mcp_troupe.protocol.mcp import CATALOG_ITEM_KEYS, InitializeResult, PageGuard, ToolDefinition
+from mcp_troupe.protocol.mcp import InitializeResult, PageGuard, ToolDefinition
 from mcp_troupe.protocol.versions import Era, Revision
 
 __all__ = [
@@ -90,9 +89,6 @@ __all__ = [
 log = logging.getLogger("mcp_troupe.session")
 
 CLIENT_NAME = "mcp-troupe"
-# A catalog listing restarts when its list_changed arrives mid-listing; a server that changes its list on
-# every page would keep us listing forever, so after this many restarts the listing fails instead.
-MAX_LISTING_RESTARTS = 10
 # Which cached catalogs each change notification invalidates (templates belong to the resources capability).
 CATALOGS_CHANGED_BY: Mapping[str, tuple[str, ...]] = {
     proto.RESOURCES_LIST_CHANGED: (proto.RESOURCES_LIST, proto.RESOURCE_TEMPLATES_LIST),
@@ -185,20 +181,6 @@ class CallRequest:
     reply_to: Future[Any]
     timeout: float | None = None
     context: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class ListAll:
-    """Complete ``reply_to`` with every item of the listing ``method``, all pages.
-
-    ``method`` is ``resources/list``, ``resources/templates/list`` or ``prompts/list``. The answer comes from
-    this session's cache when it has one; otherwise one listing runs, shared by every ``ListAll`` for the same
-    method that arrives before it ends. Errors: ``ConnectionLost``, ``CallTimedOut`` (one page),
-    ``RemoteError``, ``ProtocolError`` (a malformed page, a pagination loop).
-    """
-
-    method: str
-    reply_to: Future[list[dict[str, Any]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,28 +290,6 @@ class SessionLost:
 
 
 @dataclass(slots=True)
-class _CatalogListing:
-    """One on-demand listing in flight, with the callers waiting for it."""
-
-    guard: PageGuard
-    items: list[dict[str, Any]]
-    waiters: list[Future[list[dict[str, Any]]]]
-    restarts: int = 0
-    # A list_changed arrived meanwhile: the pages read so far may be stale; start again from the first.
-    is_dirty: bool = False
-    # HTTP session expiry dropped its continuation request: nothing is in flight until the new session.
-    is_stalled: bool = False
-    # Modern: the smallest ttlMs of its pages (None: no limit given).
-    ttl_ms: int | None = None
-
-
-@dataclass(slots=True)
-class _Cached:
-    items: tuple[dict[str, Any], ...]
-    expires_at: float | None = None
-
-
-@dataclass(slots=True)
 class _Subscription:
     """The modern era's ``subscriptions/listen`` stream."""
 
@@ -337,6 +297,8 @@ class _Subscription:
     wanted: dict[str, Any] = field(default_factory=dict)
     retry_delay: float = LISTEN_RETRY_INITIAL
     is_unsupported: bool = False
+    # Opened again after it ended: once the server acknowledges it, list again what may have changed.
+    must_refresh: bool = False
 
 
 class SessionActor(pykka.ThreadingActor):
@@ -407,8 +369,11 @@ class SessionActor(pykka.ThreadingActor):
         # Calls refused for a header mismatch, sent again once the tools are listed anew.
         self._after_listing: list[tuple[Pending, TroupeError]] = []
         # The other catalogs, listed on demand (ListAll): complete lists by method, and listings in flight.
-        self._catalog_cache: dict[str, _Cached] = {}
-        self._catalog_listings: dict[str, _CatalogListing] = {}
+        self._catalogs = Catalogs(
+            server=server,
+            send=self._send_catalog_request,
+            is_modern=lambda: self._revision is not None and self._revision.is_modern,
+        )
         self._subscription = _Subscription()
 
     # ---- dispatch ----------------------------------------------------------------------------------------
@@ -422,7 +387,9 @@ class SessionActor(pykka.ThreadingActor):
             case CallRequest():
                 self._on_call(msg)
             case ListAll():
-                self._on_list_all(msg)
+                self._catalogs.list_all(
+                    msg, is_connected=not self._is_closed and self._is_ready and self._lane is not None
+                )
             case CancelCall():
                 if self._lane is None or not self._lane.cancel_reply(msg.reply_to, msg.reason):
                     _fail(msg.reply_to, CallCancelled(self.server, None, "tools/call"))
@@ -830,10 +797,10 @@ class SessionActor(pykka.ThreadingActor):
         subscription = self._subscription
         delay = subscription.retry_delay
         subscription.retry_delay = min(delay * 2, LISTEN_RETRY_MAX)
+        # Whatever changed while nobody listened is picked up by listing again, once the server has taken
+        # the new subscription (so a server that is restarting is not asked for its tools meanwhile).
+        subscription.must_refresh = subscription.must_refresh or refresh
         self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Listen())
-        if refresh:
-            # Whatever changed while nobody listened is picked up by listing again.
-            self._on_list_changed()
 
     def _on_subscription_notification(self, message: Notification) -> bool:
         """Handle the listen stream's own notifications; True if ``message`` was one."""
@@ -848,6 +815,9 @@ class SessionActor(pykka.ThreadingActor):
                     return True
             return False
         self._subscription.retry_delay = LISTEN_RETRY_INITIAL
+        if self._subscription.must_refresh:
+            self._subscription.must_refresh = False
+            self._on_list_changed()
         honoured = (message.params or {}).get("notifications")
         if isinstance(honoured, Mapping) and dict(honoured) != self._subscription.wanted:
             log.info(
@@ -858,124 +828,14 @@ class SessionActor(pykka.ThreadingActor):
 
     # ---- on-demand catalogs: resources, resource templates, prompts -----------------------------------
 
-    def _on_list_all(self, msg: ListAll) -> None:
-        reply_to = msg.reply_to
-        if reply_to.done():  # the caller gave up before it reached us
-            return
-        method = msg.method
-        if method not in CATALOG_ITEM_KEYS:
-            # A caller's mistake, not the server's: no listing of that name exists.
-            _fail(reply_to, ValueError(f"{method!r} is not a listing ListAll pages through"))
-            return
-        if self._is_closed or not self._is_ready or self._lane is None:
-            _fail(reply_to, ConnectionLost(self.server, "the session is not connected"))
-            return
-        cached = self._catalog_cache.get(method)
-        if cached is not None and (cached.expires_at is None or time.monotonic() < cached.expires_at):
-            _complete(reply_to, list(cached.items))
-            return
-        listing = self._catalog_listings.get(method)
-        if listing is None:
-            listing = _CatalogListing(PageGuard(method), [], [])
-            self._catalog_listings[method] = listing
-            self._request_catalog_page(listing, None)
-        listing.waiters.append(reply_to)
-
-    def _request_catalog_page(self, listing: _CatalogListing, cursor: str | None) -> None:
-        request_id = self._request(
-            listing.guard.method,
-            proto.list_params(cursor),
-            lambda result: self._on_catalog_page(listing, result),
-            lambda error: self._on_catalog_listing_failed(listing, error),
-            timeout=self.call_timeout,
-        )
-        if request_id is None:
-            self._on_catalog_listing_failed(listing, ConnectionLost(self.server, "the connection is closed"))
-
-    def _on_catalog_page(self, listing: _CatalogListing, result: Mapping[str, Any]) -> None:
-        method = listing.guard.method
-        if self._catalog_listings.get(method) is not listing:
-            return  # a listing that was failed or replaced meanwhile
-        try:
-            page = proto.parse_catalog_page(method, result)
-            listing.guard.count_page()
-            if listing.is_dirty:
-                # list_changed arrived while we were listing: what we have may mix old and new pages.
-                self._restart_catalog_listing(listing)
-                return
-            listing.items.extend(page.items)
-            ttl = result.get("ttlMs")
-            if isinstance(ttl, int) and not isinstance(ttl, bool) and ttl >= 0:
-                # spec: 2026-07-28 server/utilities/caching — each page is cached for its own ttlMs.
-                listing.ttl_ms = ttl if listing.ttl_ms is None else min(listing.ttl_ms, ttl)
-            if page.skipped:
-                log.warning(
-                    "server %s: %s page had %d entries that are not objects; skipped",
-                    self.server, method, page.skipped,
-                )  # fmt: skip
-            if page.next_cursor is not None:
-                listing.guard.follow(page.next_cursor)
-                self._request_catalog_page(listing, page.next_cursor)
-                return
-        except ProtocolError as exc:
-            self._on_catalog_listing_failed(listing, exc)
-            return
-        del self._catalog_listings[method]
-        items = tuple(listing.items)
-        is_modern = self._revision is not None and self._revision.is_modern
-        expires_at = (
-            time.monotonic() + listing.ttl_ms / 1000 if is_modern and listing.ttl_ms is not None else None
-        )
-        self._catalog_cache[method] = _Cached(items, expires_at)
-        for waiter in listing.waiters:
-            _complete(waiter, list(items))
-
-    def _restart_catalog_listing(self, listing: _CatalogListing) -> None:
-        method = listing.guard.method
-        listing.restarts += 1
-        if listing.restarts > MAX_LISTING_RESTARTS:
-            error = ProtocolError(
-                f"server {self.server!r}: {method} changed {listing.restarts} times while being listed"
-            )
-            self._on_catalog_listing_failed(listing, error)
-            return
-        listing.guard = PageGuard(method)
-        listing.items = []
-        listing.is_dirty = False
-        listing.is_stalled = False
-        listing.ttl_ms = None
-        self._request_catalog_page(listing, None)
-
-    def _on_catalog_listing_failed(self, listing: _CatalogListing, error: TroupeError) -> None:
-        method = listing.guard.method
-        if self._catalog_listings.get(method) is not listing:
-            return
-        if listing.is_dirty and isinstance(error, RemoteError):
-            # The list changed while this page was asked for (or the session was replaced): the server may
-            # have refused a cursor of the old list. What the waiters want is the new list.
-            self._restart_catalog_listing(listing)
-            return
-        del self._catalog_listings[method]
-        # Nothing is cached: the next ListAll tries again.
-        for waiter in listing.waiters:
-            _fail(waiter, error)
-
-    def _on_catalog_changed(self, methods: tuple[str, ...]) -> None:
-        for method in methods:
-            self._catalog_cache.pop(method, None)
-            listing = self._catalog_listings.get(method)
-            if listing is not None:
-                listing.is_dirty = True
-
-    def _on_catalogs_replaced(self) -> None:
-        """A new HTTP session replaced the old one: nothing cached or half-listed from the old one stands."""
-        self._catalog_cache.clear()
-        for listing in list(self._catalog_listings.values()):
-            if listing.is_stalled:
-                self._restart_catalog_listing(listing)
-            else:
-                # Its request is in flight (retried or answered by the old session): restart when it answers.
-                listing.is_dirty = True
+    def _send_catalog_request(
+        self,
+        method: str,
+        params: Mapping[str, Any] | None,
+        on_result: Callable[[Mapping[str, Any]], None],
+        on_error: Callable[[TroupeError], None],
+    ) -> RequestId | None:
+        return self._request(method, params, on_result, on_error, timeout=self.call_timeout)
 
     # ---- calls ------------------------------------------------------------------------------------------
 
@@ -1072,7 +932,7 @@ class SessionActor(pykka.ThreadingActor):
             return
         changed = CATALOGS_CHANGED_BY.get(method)
         if changed is not None:
-            self._on_catalog_changed(changed)
+            self._catalogs.changed(changed)
         # Logging and resource updates are not consumed by this layer; ignored quietly.
 
     # ---- HTTP: session expiry ---------------------------------------------------------------------------
@@ -1107,9 +967,7 @@ class SessionActor(pykka.ThreadingActor):
                     self._listing = None
                     self._is_catalog_dirty = True
                 else:
-                    catalog_listing = self._catalog_listings.get(pending.method)
-                    if catalog_listing is not None:
-                        catalog_listing.is_stalled = True
+                    self._catalogs.stall(pending.method)
             elif decision == "fail":
                 lane.fail(request_id, ConnectionLost(self.server, "the session expired again after a retry"))
             else:
@@ -1138,7 +996,7 @@ class SessionActor(pykka.ThreadingActor):
         retry, self._retry_first = self._retry_first, []
         # Retried requests go out first, then everything held meanwhile.
         lane.release(retry)
-        self._on_catalogs_replaced()
+        self._catalogs.replaced()
         # The new session may expose a different catalog; rediscover it (all pages).
         assert self._info is not None
         if self._info.has_tools:
@@ -1154,10 +1012,7 @@ class SessionActor(pykka.ThreadingActor):
         if self._lane is not None:
             self._lane.close(error)
         # The session's own waiters: on-demand listings' callers and calls held for a header mismatch.
-        listings, self._catalog_listings = self._catalog_listings, {}
-        for listing in listings.values():
-            for waiter in listing.waiters:
-                _fail(waiter, error)
+        self._catalogs.fail_all(error)
         waiting, self._after_listing = self._after_listing, []
         for pending, _error in waiting:
             if isinstance(pending.owner, CallerOwner):

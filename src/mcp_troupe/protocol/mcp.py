@@ -148,6 +148,8 @@ class ToolDefinition:
     title: str | None = None
     output_schema: Mapping[str, Any] | None = None
     annotations: Mapping[str, Any] = field(default_factory=dict)
+    icons: tuple[Mapping[str, Any], ...] = ()
+    """2025-11-25+: the icons whose ``src`` is safe to show (``https:`` or ``data:``)."""
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -177,6 +179,7 @@ def parse_tool(obj: object) -> ToolDefinition:
     if output_schema is not None and not isinstance(output_schema, dict):
         raise ProtocolError(f"tool {name!r}: 'outputSchema' must be an object")
     annotations = obj.get("annotations")
+    icons = safe_icons(obj.get("icons"))
     return ToolDefinition(
         name=name,
         input_schema=input_schema,
@@ -184,8 +187,31 @@ def parse_tool(obj: object) -> ToolDefinition:
         title=title if isinstance(title, str) else None,
         output_schema=output_schema,
         annotations=annotations if isinstance(annotations, dict) else {},
+        icons=icons,
         raw=obj,
     )
+
+
+_ICON_KEYS = ("src", "mimeType", "sizes", "theme")
+
+
+def safe_icons(value: object) -> tuple[Mapping[str, Any], ...]:
+    """The icons of a definition that a client may show: ``src`` with the ``https:`` or ``data:`` scheme only.
+
+    spec: 2025-11-25 basic/index, icons — clients MUST reject unsafe schemes (``javascript:``, ``file:``,
+    ``http:`` …). Only the documented keys are kept, so nothing else of the server's rides along.
+    """
+    if not isinstance(value, list):
+        return ()
+    icons: list[Mapping[str, Any]] = []
+    for item in value[:16]:
+        if not isinstance(item, dict):
+            continue
+        src = item.get("src")
+        if not isinstance(src, str) or not src.lower().startswith(("https:", "data:image/")):
+            continue
+        icons.append({key: item[key] for key in _ICON_KEYS if key in item})
+    return tuple(icons)
 
 
 @dataclass(frozen=True, slots=True)
