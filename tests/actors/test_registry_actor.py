@@ -481,10 +481,10 @@ def test_per_server_updates_end_in_the_table_that_naming_every_catalog_at_once_g
     for server, names in steps:
         if names is None:
             catalogs.pop(server, None)
-            table._catalogs.pop(server, None)
+            table._servers[server].catalog = None
         else:
             catalogs[server] = names
-            table._catalogs[server] = ServerCatalog(server, 1, definitions(*names), ())
+            table._servers[server].catalog = ServerCatalog(server, 1, definitions(*names), ())
         table._update_server(server)
 
         batches = {name: catalogs[name] for name in SERVER_NAMES if name in catalogs}

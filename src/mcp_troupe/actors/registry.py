@@ -29,7 +29,7 @@ import logging
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
@@ -74,7 +74,7 @@ from mcp_troupe.errors import (
 from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.gate import decide
-from mcp_troupe.policy.names import name_rejection, qualify
+from mcp_troupe.policy.names import NameTable, NameVerdict
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
@@ -230,10 +230,39 @@ class _ServerPart:
     """One server's tools after policy, before naming: what the table needs to re-judge its names alone."""
 
     policy_rejected: dict[str, str]
-    # Tool name → times listed, (first definition, its verdict), qualified name; each in listing order.
-    listed: dict[str, int] = field(default_factory=dict)
+    # Tool name → (first definition, its verdict), in listing order; the names go to the NameTable.
     definitions: dict[str, tuple[ToolDefinition, ToolVerdict]] = field(default_factory=dict)
-    qualified: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _Server:
+    """Everything the registry knows of one configured server; this actor alone reads and writes it."""
+
+    config: ServerConfig
+    status: ServerStatus
+    supervisor: pykka.ActorRef[Any] | None = None
+    # The newest incarnation that came up, and its session and lane while it is up (calls route there).
+    incarnation: int = 0
+    session: pykka.ActorRef[Any] | None = None
+    session_incarnation: int = 0
+    lane: CallLane | None = None
+    # The catalog as it arrived; the catalog the verdicts were computed for, and each tool's verdict by name;
+    # the injection checks of its definitions (reused across listings).
+    catalog: ServerCatalog | None = None
+    verdicts_for: ServerCatalog | None = None
+    verdicts: dict[str, ToolVerdict] = field(default_factory=dict)
+    content_checks: dict[tuple[str, str | None], ContentChecks] = field(default_factory=dict)
+    # Its tools after policy (None: no catalog), and the tools naming rejected, with why.
+    part: _ServerPart | None = None
+    name_rejected: dict[str, str] = field(default_factory=dict)
+    # The built-in capabilities ("resources", "prompts") of its last handshake. Kept while the server
+    # reconnects, so the built-in tools stay listed (not ready) instead of coming and going.
+    offers: frozenset[str] | None = None
+
+    @property
+    def is_ready(self) -> bool:
+        """Whether calls can be routed to it now."""
+        return self.session is not None
 
 
 @dataclass(slots=True)
@@ -262,55 +291,46 @@ class RegistryActor(pykka.ThreadingActor):
         self.approver = approver
         # Routes the facade may take without asking us (see the module docstring); only we write it.
         self.board = board if board is not None else RouteBoard()
-        self._lanes: dict[str, CallLane] = {}
         # Approved definitions, by fingerprint, for the life of the process (rug-pull detection).
         self._approvals = ApprovalBook()
-        # Per server: the catalog the verdicts were computed for, and each tool's verdict by name.
-        self._verdicts: dict[str, tuple[ServerCatalog, dict[str, ToolVerdict]]] = {}
-        self._content_checks: dict[str, dict[tuple[str, str | None], ContentChecks]] = {}
         self.config = config
         self.runtime = runtime
         # The built-in tools' names are reserved too: a server tool called mcp_resources is rejected as a
         # would-be shadow, like one named after any of the agent's own tools.
         self.reserved_names = tuple(dict.fromkeys((*reserved_names, *sorted(BUILTIN_NAMES))))
         self._reserved_set = frozenset(self.reserved_names)
-        self._server_order = {name: index for index, name in enumerate(config.servers)}
         self._supervisor_factory = supervisor_factory or ServerSupervisor.start
-        self._supervisors: dict[str, pykka.ActorRef[Any]] = {}
-        self._statuses: dict[str, ServerStatus] = {}
-        self._sessions: dict[str, tuple[int, pykka.ActorRef[Any]]] = {}
-        self._incarnations: dict[str, int] = {}
-        self._catalogs: dict[str, ServerCatalog] = {}
-        # The table, kept up to date one server at a time (_update_server): qualified name → spec and route;
-        # each server's tools after policy; every qualified name's holders; rejections by naming.
+        # One record per configured server, in configuration order.
+        self._servers: dict[str, _Server] = {
+            name: _Server(
+                config=server,
+                status=ServerStatus(name=name, transport=server.transport, state=ServerState.CONNECTING),
+            )
+            for name, server in config.servers.items()
+        }
+        # The table, kept up to date one server at a time (_update_server): qualified name → spec and route,
+        # and the naming of every server's accepted tools.
         self._table: dict[str, ToolSpec] = {}
         self._routes: dict[str, _Route] = {}
-        self._parts: dict[str, _ServerPart] = {}
-        self._holders: dict[str, dict[tuple[str, str], None]] = {}
-        self._name_rejected: dict[str, dict[str, str]] = {}
+        self._names = NameTable(tuple(config.servers), reserved=self._reserved_set)
         # Qualified name → why it was rejected, so calling a rejected tool says so instead of "unknown".
         self._rejected_names: dict[str, str] = {}
         self._settle_waiters: list[Future[None]] = []
         self._is_shut_down = False
-        # Server → the built-in capabilities ("resources", "prompts") of its last handshake. Kept while the
-        # server reconnects, so the built-in tools stay listed (not ready) instead of coming and going.
-        self._offers: dict[str, frozenset[str]] = {}
         # troupe://results/<id> → the whole text of a cut tool output, oldest first.
         self._results: OrderedDict[str, str] = OrderedDict()
         self._results_chars = 0
 
     def on_start(self) -> None:
-        for name, server in self.config.servers.items():
+        for name, record in self._servers.items():
+            server = record.config
             reason = self._skip_reason(server)
             if reason is not None:
-                self._statuses[name] = ServerStatus(
+                record.status = ServerStatus(
                     name=name, transport=server.transport, state=ServerState.SKIPPED, last_error=reason
                 )
                 log.info("server %s: skipped (%s)", name, reason)
                 continue
-            self._statuses[name] = ServerStatus(
-                name=name, transport=server.transport, state=ServerState.CONNECTING
-            )
             ref = self.runtime.track(
                 self._supervisor_factory(
                     config=server,
@@ -319,7 +339,7 @@ class RegistryActor(pykka.ThreadingActor):
                     runtime=self.runtime,
                 )
             )
-            self._supervisors[name] = ref
+            record.supervisor = ref
             ref.tell(StartServer())
 
     def _skip_reason(self, server: ServerConfig) -> str | None:
@@ -345,9 +365,9 @@ class RegistryActor(pykka.ThreadingActor):
                     _fail(msg.reply_to, CallCancelled(BUILTIN_SERVER, None, msg.name))
                     return
                 route = self._routes.get(msg.name)
-                session = self._sessions.get(route.server) if route is not None else None
+                session = self._servers[route.server].session if route is not None else None
                 if session is not None:
-                    safe_tell(session[1], CancelCall(msg.reply_to, msg.reason))
+                    safe_tell(session, CancelCall(msg.reply_to, msg.reason))
             case ListTools():
                 msg.reply_to.set_result(self._list_tools(msg.ready_only))
             case GetStatus():
@@ -358,13 +378,14 @@ class RegistryActor(pykka.ThreadingActor):
                 self._settle_waiters.append(msg.reply_to)
                 self._release_settle_waiters()
             case StatusChanged(status=status):
-                if status.incarnation >= self._statuses.get(status.name, status).incarnation:
-                    self._statuses[status.name] = status
+                record = self._servers.get(status.name)
+                if record is not None and status.incarnation >= record.status.incarnation:
+                    record.status = status
                     self._release_settle_waiters()
             case ServerUp():
                 self._on_server_up(msg)
             case ServerCatalog():
-                if not self._is_shut_down and msg.incarnation == self._incarnations.get(msg.server):
+                if not self._is_shut_down and msg.incarnation == self._servers[msg.server].incarnation:
                     self._on_catalog(msg)
             case ServerDown():
                 self._on_server_down(msg)
@@ -390,20 +411,17 @@ class RegistryActor(pykka.ThreadingActor):
         if route is None:
             _fail(msg.reply_to, self._unknown_tool(msg.name))
             return
-        session = self._sessions.get(route.server)
-        if session is None:
-            status = self._statuses.get(route.server)
-            state = str(status.state) if status is not None else "unknown"
-            _fail(msg.reply_to, ServerNotReady(route.server, state, status.last_error if status else None))
+        record = self._servers[route.server]
+        if record.session is None:
+            _fail(msg.reply_to, _not_ready(record))
             return
         if self._is_allowed(msg, route):
-            lane = self._lanes.get(route.server)
-            if lane is not None:
+            if record.lane is not None:
                 # Cleared with nothing to ask or record: the same verdict holds until the board is emptied.
                 self.board.routes[msg.name] = FastRoute(
-                    lane, route.original_name, (self._table[msg.name].output_schema, route.server)
+                    record.lane, route.original_name, (self._table[msg.name].output_schema, route.server)
                 )
-            self._forward(msg, route, session[1])
+            self._forward(msg, route, record.session)
 
     def _forward(self, msg: CallTool, route: _Route, session: pykka.ActorRef[Any]) -> None:
         request = CallRequest(
@@ -502,13 +520,11 @@ class RegistryActor(pykka.ThreadingActor):
             self._approvals.approve(route.server, route.original_name, route.fingerprint)
             self._update_server(route.server)  # lifts a quarantine
         log.info("call to %s approved (%s)", call.name, msg.why)
-        session = self._sessions.get(route.server)
-        if session is None:
-            status = self._statuses.get(route.server)
-            state = str(status.state) if status is not None else "unknown"
-            _fail(call.reply_to, ServerNotReady(route.server, state, status.last_error if status else None))
+        record = self._servers[route.server]
+        if record.session is None:
+            _fail(call.reply_to, _not_ready(record))
             return
-        self._forward(call, route, session[1])
+        self._forward(call, route, record.session)
 
     def _on_builtin_call(self, msg: CallTool) -> None:
         if self._is_shut_down:
@@ -550,21 +566,17 @@ class RegistryActor(pykka.ThreadingActor):
 
     def _server_views(self) -> tuple[ServerView, ...]:
         """An immutable snapshot of every configured server, for one built-in call."""
-        views = []
-        for name, server in self.config.servers.items():
-            status = self._statuses.get(name)
-            session = self._sessions.get(name)
-            views.append(
-                ServerView(
-                    name=name,
-                    state=str(status.state) if status is not None else "unknown",
-                    offers=self._offers.get(name, frozenset()),
-                    is_trusted=server.trust_level == "trusted",
-                    session=session[1] if session is not None else None,
-                    timeout=server.timeout,
-                )
+        return tuple(
+            ServerView(
+                name=name,
+                state=str(record.status.state),
+                offers=record.offers or frozenset(),
+                is_trusted=record.config.trust_level == "trusted",
+                session=record.session,
+                timeout=record.config.timeout,
             )
-        return tuple(views)
+            for name, record in self._servers.items()
+        )
 
     def _store_result(self, uri: str, text: str) -> None:
         if len(text) > RESULTS_MAX_CHARS:
@@ -594,60 +606,57 @@ class RegistryActor(pykka.ThreadingActor):
     # ---- the table -----------------------------------------------------------------------------------------
 
     def _on_server_up(self, msg: ServerUp) -> None:
-        if self._is_shut_down or msg.incarnation < self._incarnations.get(msg.server, 0):
+        record = self._servers[msg.server]
+        if self._is_shut_down or msg.incarnation < record.incarnation:
             return
-        self._incarnations[msg.server] = msg.incarnation
-        self._sessions[msg.server] = (msg.incarnation, msg.session)
-        if msg.lane is not None:
-            self._lanes[msg.server] = msg.lane
-        else:
-            self._lanes.pop(msg.server, None)
-        self._catalogs[msg.server] = msg.catalog
+        record.incarnation = msg.incarnation
+        record.session, record.session_incarnation = msg.session, msg.incarnation
+        record.lane = msg.lane
+        record.catalog = msg.catalog
         if msg.info is not None:
-            self._offers[msg.server] = frozenset(
+            record.offers = frozenset(
                 capability for capability in _BUILTIN_CAPABILITIES if msg.info.offers(capability)
             )
         self._update_server(msg.server)
 
     def _on_catalog(self, msg: ServerCatalog) -> None:
-        previous = self._catalogs.get(msg.server)
-        self._catalogs[msg.server] = msg
+        record = self._servers[msg.server]
+        previous, record.catalog = record.catalog, msg
         if previous is None or not _same_listing(previous, msg):
             self._update_server(msg.server)
             return
         # A refresh that changed nothing (a list_changed storm, a server announcing more than it changes):
         # the table, the verdicts and the cleared routes all stand.
-        cached = self._verdicts.get(msg.server)
-        if cached is not None and cached[0] is previous:
-            self._verdicts[msg.server] = (msg, cached[1])
+        if record.verdicts_for is previous:
+            record.verdicts_for = msg
 
     def _on_server_down(self, msg: ServerDown) -> None:
-        if msg.incarnation < self._incarnations.get(msg.server, 0):
+        record = self._servers[msg.server]
+        if msg.incarnation < record.incarnation:
             return
-        current = self._sessions.get(msg.server)
-        if current is not None and current[0] <= msg.incarnation:
-            del self._sessions[msg.server]
-            self._lanes.pop(msg.server, None)
+        if record.session is not None and record.session_incarnation <= msg.incarnation:
+            record.session = record.lane = None
             self.board.routes = {}
         if msg.unregister:
-            self._offers.pop(msg.server, None)
-        if msg.unregister and msg.server in self._catalogs:
-            del self._catalogs[msg.server]
+            record.offers = None
+        if msg.unregister and record.catalog is not None:
+            record.catalog = None
             self._update_server(msg.server)
 
-    def _tool_verdicts(self, server: str, catalog: ServerCatalog) -> dict[str, ToolVerdict]:
+    def _tool_verdicts(self, record: _Server, catalog: ServerCatalog) -> dict[str, ToolVerdict]:
         """Policy's verdict on each tool of ``catalog``, computed once per catalog that arrives."""
-        cached = self._verdicts.get(server)
-        if cached is not None and cached[0] is catalog:
-            return cached[1]
-        config = self.config.servers[server]
+        server = record.config.name
+        cached = record.verdicts_for
+        if cached is catalog:
+            return record.verdicts
+        config = record.config
         verdicts: dict[str, ToolVerdict] = {}
         # A definition the session passed on unchanged is the same object as before: its verdict stands.
-        previous = cached[1] if cached is not None else {}
-        previous_tools = {tool.name: tool for tool in cached[0].tools} if cached is not None else {}
+        previous = record.verdicts if cached is not None else {}
+        previous_tools = {tool.name: tool for tool in cached.tools} if cached is not None else {}
         # Checks of the previous catalog's definitions are reused; those of tools that are gone are dropped
         # below, so the cache never outgrows the server's tool list.
-        checks = dict(self._content_checks.get(server, {}))
+        checks = dict(record.content_checks)
         used: set[tuple[str, str | None]] = set()
         for tool in catalog.tools:
             if tool.name in previous and _is_same(previous_tools.get(tool.name), tool):
@@ -669,8 +678,8 @@ class RegistryActor(pykka.ThreadingActor):
                 log.warning("server %s: tool %r rejected: %s", server, tool.name, verdict.rejected)
             for warning in verdict.warnings:
                 log.warning("server %s: tool %r registered despite: %s", server, tool.name, warning)
-        self._verdicts[server] = (catalog, verdicts)
-        self._content_checks[server] = {key: value for key, value in checks.items() if key in used}
+        record.verdicts_for, record.verdicts = catalog, verdicts
+        record.content_checks = {key: value for key, value in checks.items() if key in used}
         return verdicts
 
     def _rebuild(self) -> None:
@@ -686,72 +695,48 @@ class RegistryActor(pykka.ThreadingActor):
         servers connecting one after another cost a hundred small updates, not a hundred whole rebuilds.
         The result equals :func:`~mcp_troupe.policy.names.assign_names` over every catalog at once.
         """
-        old = self._parts.pop(server, None)
-        catalog = self._catalogs.get(server)
-        new = self._server_part(server, catalog) if catalog is not None else None
-        touched: dict[str, None] = {}
-        if old is not None:
-            for tool, qualified in old.qualified.items():
-                holders = self._holders[qualified]
-                del holders[(server, tool)]
-                if not holders:
-                    del self._holders[qualified]
-                touched[qualified] = None
-            self._name_rejected.pop(server, None)
-        if new is not None:
-            self._parts[server] = new
-            for tool, qualified in new.qualified.items():
-                self._holders.setdefault(qualified, {})[(server, tool)] = None
-                touched[qualified] = None
-            self._name_rejected[server] = {}
+        record = self._servers[server]
+        catalog = record.catalog
+        record.part = part = self._server_part(record, catalog) if catalog is not None else None
+        accepted = None
+        if part is not None and catalog is not None:
+            accepted = [tool.name for tool in catalog.tools if tool.name not in part.policy_rejected]
+        touched = self._names.set_server(server, accepted)
+        record.name_rejected = {}
         for qualified in touched:
             self._table.pop(qualified, None)
             self._routes.pop(qualified, None)
             self._rejected_names.pop(qualified, None)
-            for other, tool in self._holders.get(qualified, ()):
-                self._name_rejected[other].pop(tool, None)
         for qualified in touched:
-            for other, tool in self._holders.get(qualified, ()):
-                self._judge_name(other, tool, self._parts[other])
+            for verdict in self._names.verdicts_of(qualified):
+                self._register(verdict)
         self.board.routes = {}
 
-    def _server_part(self, server: str, catalog: ServerCatalog) -> _ServerPart:
+    def _server_part(self, record: _Server, catalog: ServerCatalog) -> _ServerPart:
         part = _ServerPart(policy_rejected=dict(catalog.rejected))
-        tool_verdicts = self._tool_verdicts(server, catalog)
+        tool_verdicts = self._tool_verdicts(record, catalog)
         for tool in catalog.tools:
             verdict = tool_verdicts[tool.name]
             if verdict.rejected is not None:
                 # Rejected tools take no part in naming: a filtered-out tool must not knock out its twin.
                 part.policy_rejected[tool.name] = verdict.rejected
                 continue
-            if tool.name in part.listed:
-                part.listed[tool.name] += 1
-                continue
-            part.listed[tool.name] = 1
-            part.definitions[tool.name] = (tool, verdict)
-            part.qualified[tool.name] = qualify(server, tool.name)
+            part.definitions.setdefault(tool.name, (tool, verdict))
         return part
 
-    def _judge_name(self, server: str, tool_name: str, part: _ServerPart) -> None:
-        qualified = part.qualified[tool_name]
-        holders: Iterable[tuple[str, str]] = self._holders[qualified]
-        if len(self._holders[qualified]) > 1:
-            # A collision names the other sides in configuration and listing order, however they arrived.
-            holders = sorted(holders, key=self._listing_position)
-        reason = name_rejection(
-            server,
-            tool_name,
-            qualified,
-            listed=part.listed[tool_name],
-            holders=holders,
-            reserved=self._reserved_set,
-        )
+    def _register(self, name: NameVerdict) -> None:
+        """Enter one tool in the table under its qualified name, or record why naming rejected it."""
+        server, qualified = name.server, name.qualified
+        record = self._servers[server]
+        reason = name.rejected_reason
         if reason is not None:
-            self._name_rejected[server][tool_name] = reason
+            record.name_rejected[name.tool] = reason
             self._rejected_names.setdefault(qualified, reason)
-            log.warning("server %s: tool %r rejected: %s", server, tool_name, reason)
+            log.warning("server %s: tool %r rejected: %s", server, name.tool, reason)
             return
-        tool, verdict = part.definitions[tool_name]
+        record.name_rejected.pop(name.tool, None)
+        assert record.part is not None  # the NameTable holds only tools of servers with a catalog
+        tool, verdict = record.part.definitions[name.tool]
         is_quarantined = self._approvals.status(server, tool.name, verdict.fingerprint) == "changed"
         if is_quarantined:
             log.warning(
@@ -773,26 +758,21 @@ class RegistryActor(pykka.ThreadingActor):
         )
         self._routes[qualified] = _Route(server, tool.name, verdict.fingerprint)
 
-    def _listing_position(self, key: tuple[str, str]) -> tuple[int, int]:
-        server, tool_name = key
-        return self._server_order[server], list(self._parts[server].listed).index(tool_name)
-
     def _rejected_of(self, server: str) -> dict[str, str]:
-        part = self._parts.get(server)
-        if part is None:
+        record = self._servers.get(server)
+        if record is None or record.part is None:
             return {}
-        return {**part.policy_rejected, **self._name_rejected.get(server, {})}
+        return {**record.part.policy_rejected, **record.name_rejected}
 
     def _list_tools(self, ready_only: bool) -> list[ToolSpec]:
         result = []
-        for server in self.config.servers:  # servers in configuration order, tools in listing order
-            part = self._parts.get(server)
-            if part is None:
+        for server, record in self._servers.items():  # configuration order, tools in listing order
+            if record.part is None:
                 continue
-            is_ready = server in self._sessions
+            is_ready = record.is_ready
             if ready_only and not is_ready:
                 continue
-            for tool_name, qualified in part.qualified.items():
+            for tool_name, qualified in self._names.names_of(server).items():
                 spec = self._table.get(qualified)
                 if spec is None or spec.server != server or spec.original_name != tool_name:
                     continue
@@ -809,11 +789,15 @@ class RegistryActor(pykka.ThreadingActor):
         """
         specs = []
         for tool in BUILTIN_TOOLS.values():
-            offering = [server for server, offers in self._offers.items() if tool.capability in offers]
+            offering = [
+                record
+                for record in self._servers.values()
+                if record.offers is not None and tool.capability in record.offers
+            ]
             has_results = tool.capability == "resources" and bool(self._results)
             if not offering and not has_results:
                 continue
-            is_ready = has_results or any(server in self._sessions for server in offering)
+            is_ready = has_results or any(record.is_ready for record in offering)
             if ready_only and not is_ready:
                 continue
             specs.append(tool.ready_spec(is_ready))
@@ -824,14 +808,14 @@ class RegistryActor(pykka.ThreadingActor):
         for spec in self._table.values():
             counts[spec.server] = counts.get(spec.server, 0) + 1
         return [
-            replace(status, tool_count=counts.get(name, 0), rejected=self._rejected_of(name))
-            for name, status in self._statuses.items()
+            replace(record.status, tool_count=counts.get(name, 0), rejected=self._rejected_of(name))
+            for name, record in self._servers.items()
         ]
 
     def _release_settle_waiters(self) -> None:
         if not self._settle_waiters:
             return
-        if all(status.state.is_settled for status in self._statuses.values()):
+        if all(record.status.state.is_settled for record in self._servers.values()):
             waiters, self._settle_waiters = self._settle_waiters, []
             for waiter in waiters:
                 if not waiter.done():
@@ -843,15 +827,17 @@ class RegistryActor(pykka.ThreadingActor):
         if self._is_shut_down:
             _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
             return
-        supervisor = self._supervisors.get(msg.server)
+        record = self._servers.get(msg.server)
         # Calls go through us again until the server is back; its lane is about to close anyway.
         self.board.routes = {}
-        if supervisor is None:
-            status = self._statuses.get(msg.server)
-            if status is not None:  # configured but skipped (disabled)
-                _fail(msg.reply_to, ServerNotReady(msg.server, str(status.state), status.last_error))
-            else:
-                _fail(msg.reply_to, UnknownServer(msg.server, tuple(self.config.servers)))
+        if record is None:
+            _fail(msg.reply_to, UnknownServer(msg.server, tuple(self.config.servers)))
+            return
+        supervisor = record.supervisor
+        if supervisor is None:  # configured but skipped (disabled)
+            _fail(
+                msg.reply_to, ServerNotReady(msg.server, str(record.status.state), record.status.last_error)
+            )
             return
         match msg:
             case Stop():
@@ -867,21 +853,29 @@ class RegistryActor(pykka.ThreadingActor):
         # Unregister every MCP tool first, so after this point the model sees none.
         self._is_shut_down = True
         self.board.routes = {}
-        self._table, self._routes, self._sessions, self._catalogs = {}, {}, {}, {}
-        self._parts, self._holders, self._name_rejected, self._rejected_names = {}, {}, {}, {}
-        self._lanes = {}
-        self._offers = {}
+        self._table, self._routes, self._rejected_names = {}, {}, {}
+        self._names = NameTable(tuple(self.config.servers), reserved=self._reserved_set)
+        for record in self._servers.values():
+            record.session = record.lane = record.catalog = record.part = record.offers = None
+            record.name_rejected = {}
         self._results.clear()
         self._results_chars = 0
         futures = []
-        for ref in self._supervisors.values():
+        for record in self._servers.values():
+            if record.supervisor is None:
+                continue
             done: Future[None] = Future()
-            if safe_tell(ref, StopServer(done)):
+            if safe_tell(record.supervisor, StopServer(done)):
                 futures.append(done)
         _complete_when_all(futures, reply_to)
         for waiter in self._settle_waiters:
             _fail(waiter, TroupeClosed("the troupe was stopped"))
         self._settle_waiters = []
+
+
+def _not_ready(record: _Server) -> ServerNotReady:
+    status = record.status
+    return ServerNotReady(status.name, str(status.state), status.last_error)
 
 
 def _is_same(a: object, b: object) -> bool:
