@@ -38,7 +38,7 @@ import pykka
 
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.lane import CallLane, FastRoute, RouteBoard
-from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.loop import Runtime, TaskHandle, safe_tell
 from mcp_troupe.actors.session import CallRequest, CancelCall
 from mcp_troupe.actors.supervisor import (
     RestartServer,
@@ -206,6 +206,13 @@ class _ApprovalDecided:
     remember: bool
 
 
+@dataclass(frozen=True, slots=True)
+class _ApprovalAbandoned:
+    """The caller cancelled the future of a call waiting for approval (an ``acall`` task was cancelled)."""
+
+    reply_to: Future[Any]
+
+
 RegistryMessage = (
     CallTool
     | CancelToolCall
@@ -222,6 +229,7 @@ RegistryMessage = (
     | ServerCatalog
     | ServerDown
     | _ApprovalDecided
+    | _ApprovalAbandoned
 )
 
 
@@ -317,6 +325,9 @@ class RegistryActor(pykka.ThreadingActor):
         self._rejected_names: dict[str, str] = {}
         self._settle_waiters: list[Future[None]] = []
         self._is_shut_down = False
+        # Calls waiting for the approver, by their reply_to: the task asking, and the call. A call cancelled
+        # meanwhile leaves this map, so the approver's later yes finds nothing to forward.
+        self._awaiting_approval: dict[Future[Any], tuple[TaskHandle, CallTool]] = {}
         # troupe://results/<id> → the whole text of a cut tool output, oldest first.
         self._results: OrderedDict[str, str] = OrderedDict()
         self._results_chars = 0
@@ -360,6 +371,9 @@ class RegistryActor(pykka.ThreadingActor):
             case CallTool():
                 self._on_call(msg)
             case CancelToolCall():
+                if msg.reply_to in self._awaiting_approval:
+                    self._cancel_approval(msg.reply_to, msg.reason)
+                    return
                 if msg.name in BUILTIN_NAMES:
                     # Failing the future cancels the built-in's task, which cancels its request in flight.
                     _fail(msg.reply_to, CallCancelled(BUILTIN_SERVER, None, msg.name))
@@ -395,6 +409,9 @@ class RegistryActor(pykka.ThreadingActor):
                 self._on_shutdown(msg.reply_to)
             case _ApprovalDecided():
                 self._on_approval_decided(msg)
+            case _ApprovalAbandoned():
+                if msg.reply_to in self._awaiting_approval:
+                    self._cancel_approval(msg.reply_to, "the caller cancelled the call")
             case StoreResult():
                 if not self._is_shut_down:
                     self._store_result(msg.uri, msg.text)
@@ -484,15 +501,37 @@ class RegistryActor(pykka.ThreadingActor):
             reason=reason,
             is_changed=is_changed,
         )
-        self.runtime.loop.spawn(
-            self._ask_approver,
-            request,
-            msg,
-            route.fingerprint,
-            decision.remember,
-            name=f"approve {spec.name}",
-        )
+        try:
+            handle = self.runtime.loop.spawn(
+                self._ask_approver,
+                request,
+                msg,
+                route.fingerprint,
+                decision.remember,
+                name=f"approve {spec.name}",
+            )
+        except TroupeClosed as exc:
+            _fail(msg.reply_to, exc)
+            return False
+        self._awaiting_approval[msg.reply_to] = (handle, msg)
+        self_ref = self.actor_ref
+
+        def on_done(future: Future[Any]) -> None:
+            # An acall whose task is cancelled cancels its future; nobody tells us otherwise. A future we
+            # completed ourselves (a refusal, the call's result) needs no message.
+            if future.cancelled():
+                safe_tell(self_ref, _ApprovalAbandoned(future))
+
+        msg.reply_to.add_done_callback(on_done)
         return False
+
+    def _cancel_approval(self, reply_to: Future[Any], reason: str) -> None:
+        """Cancel a call that is waiting for approval: it never runs, whatever the approver says later."""
+        handle, call = self._awaiting_approval.pop(reply_to)
+        handle.cancel()
+        route = self._routes.get(call.name)
+        log.info("call to %s cancelled while waiting for approval (%s)", call.name, reason)
+        _fail(reply_to, CallCancelled(route.server if route is not None else "?", None, call.name))
 
     async def _ask_approver(
         self, request: ApprovalRequest, call: CallTool, fingerprint: str, remember: bool
@@ -503,8 +542,8 @@ class RegistryActor(pykka.ThreadingActor):
 
     def _on_approval_decided(self, msg: _ApprovalDecided) -> None:
         call = msg.call
-        if call.reply_to.done():  # the caller gave up while the human was thinking
-            return
+        if self._awaiting_approval.pop(call.reply_to, None) is None or call.reply_to.done():
+            return  # the caller cancelled or gave up while the human was thinking: the call never runs
         if not msg.is_approved:
             _fail(call.reply_to, ToolDenied(call.name, msg.why))
             return
@@ -868,6 +907,10 @@ class RegistryActor(pykka.ThreadingActor):
             if safe_tell(record.supervisor, StopServer(done)):
                 futures.append(done)
         _complete_when_all(futures, reply_to)
+        awaiting, self._awaiting_approval = self._awaiting_approval, {}
+        for handle, call in awaiting.values():
+            handle.cancel()
+            _fail(call.reply_to, TroupeClosed("the troupe was stopped while the call waited for approval"))
         for waiter in self._settle_waiters:
             _fail(waiter, TroupeClosed("the troupe was stopped"))
         self._settle_waiters = []
