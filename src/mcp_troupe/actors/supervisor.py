@@ -19,13 +19,14 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
 
 import pykka
 
+from mcp_troupe.actors.backoff import STABLE_PERIOD, GiveUp, RestartIntensity, Retries, Retry
 from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import (
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from mcp_troupe.actors.oauth import BearerTokens
 
 __all__ = [
+    "STABLE_PERIOD",
     "AuthStateChanged",
     "RestartServer",
     "ServerCatalog",
@@ -60,8 +62,6 @@ __all__ = [
 
 log = logging.getLogger("mcp_troupe.supervisor")
 
-# A connection that stayed up this long is "stable": its loss starts backoff from scratch.
-STABLE_PERIOD = 30.0
 # Grace periods when closing a transport: generous on an orderly stop, short when tearing down a failure.
 STOP_GRACE = 2.0
 FAILURE_GRACE = 0.5
@@ -187,17 +187,32 @@ class ServerSupervisor(pykka.ThreadingActor):
         reconnect: ReconnectPolicy,
         registry: pykka.ActorRef[Any],
         runtime: Runtime,
+        incarnation: int = 0,
+        last_error: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        uniform: Callable[[float, float], float] = random.uniform,
     ) -> None:
         super().__init__()
         self.config = config
         self.reconnect = reconnect
         self.registry = registry
+        self.parent = registry
         self.runtime = runtime
+        self._clock = clock
 
         self.state = ServerState.CONNECTING
-        self.incarnation = 0
-        self.attempts = 0
-        self.last_error: str | None = None
+        # A supervisor restarted by the registry goes on from its predecessor's incarnation, so reports of
+        # the dead one's children stay stale and the registry's incarnation order holds.
+        self.incarnation = incarnation
+        self._retries = Retries(
+            initial_delay=reconnect.initial_delay,
+            max_delay=reconnect.max_delay,
+            max_attempts=reconnect.max_attempts,
+            uniform=uniform,
+        )
+        # Crashes of this server's children (a bug in a handler), limited like OTP's restart intensity.
+        self._crashes = RestartIntensity()
+        self.last_error: str | None = last_error
         self.stderr_tail: tuple[str, ...] = ()
         self._session: pykka.ActorRef[Any] | None = None
         self._transport: pykka.ActorRef[Any] | None = None
@@ -205,9 +220,6 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._session_id: str | None = None
         self._protocol_version: str | None = None
         self._server_info: dict[str, Any] | None = None
-        self._ready_since: float | None = None
-        # True between a runtime loss and the next ready: retries then use jittered backoff.
-        self._is_reconnecting = False
         # Incarnations whose transports are still closing; the next one waits for them.
         self._closing: set[int] = set()
         self._connect_when_closed = False
@@ -327,8 +339,9 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._pid = None
         self._session_id = None
         log.info(
-            "server %s: connecting (incarnation %d, attempt %d)", config.name, incarnation, self.attempts + 1
-        )
+            "server %s: connecting (incarnation %d, attempt %d)",
+            config.name, incarnation, self._retries.attempts + 1,
+        )  # fmt: skip
         # connect_timeout bounds the whole flow: spawn/TCP, initialize, and the first full tool listing.
         self.runtime.loop.call_later(
             config.connect_timeout, safe_tell, self.actor_ref, _ConnectDeadline(incarnation)
@@ -360,14 +373,12 @@ class ServerSupervisor(pykka.ThreadingActor):
 
     def _on_ready(self, msg: SessionReady) -> None:
         self.state = ServerState.READY
-        self._is_reconnecting = False
-        self.attempts = 0
+        self._retries.connected(self._clock())
         self.last_error = None
         self._pid = msg.pid
         self._session_id = msg.session_id
         self._protocol_version = msg.info.protocol_version
         self._server_info = dict(msg.info.server_info)
-        self._ready_since = time.monotonic()
         log.info(
             "server %s: ready (incarnation %d, protocol %s, %d tools)",
             self.config.name, msg.incarnation, msg.info.protocol_version, len(msg.tools),
@@ -404,10 +415,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         self.last_error = msg.reason
         if msg.stderr_tail:
             self.stderr_tail = msg.stderr_tail
-        stable = self._ready_since is not None and time.monotonic() - self._ready_since >= STABLE_PERIOD
-        if stable:
-            self.attempts = 0
-        self._is_reconnecting = True
+        self._retries.lost(self._clock())
         log.warning("server %s: connection lost: %s", self.config.name, msg.reason)
         self._tell_registry(ServerDown(self.config.name, msg.incarnation, unregister=False))
         self.runtime.emit("lost", self.config.name, msg.incarnation, msg.reason)
@@ -420,7 +428,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         self.last_error = str(error)
         log.warning("server %s: %s", self.config.name, self.last_error)
         self._teardown(str(error), grace=FAILURE_GRACE)
-        self._ready_since = None
+        self._retries.stopped()
         self.state = ServerState.NEEDS_LOGIN
         self._auth = self._auth_in_state(self._auth or {"state": "logged_out"})
         self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
@@ -435,30 +443,29 @@ class ServerSupervisor(pykka.ThreadingActor):
         return description
 
     def _schedule_retry(self) -> None:
-        self._ready_since = None
-        policy = self.reconnect
         # attempts: failed connection attempts in a row; max_attempts: retries allowed after the first.
-        self.attempts += 1
-        if self.attempts > policy.max_attempts:
-            self.state = ServerState.FAILED
-            log.error(
-                "server %s: failed after %d failed attempt%s; restart it to try again (last error: %s)",
-                self.config.name, self.attempts, "" if self.attempts == 1 else "s", self.last_error,
-            )  # fmt: skip
-            self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
-            self._publish_status()
-            self.runtime.emit("failed", self.config.name, self.incarnation, self.last_error or "")
-            return
-        # The exponent is clamped: max_attempts may be large, and 2**1100 overflows a float.
-        delay = min(policy.initial_delay * (2 ** min(self.attempts - 1, 60)), policy.max_delay)
-        if self._is_reconnecting:
-            # A runtime reconnect: jitter spreads out many servers that lost one shared dependency at once.
-            # First connects keep the documented 1, 2, 4, 8, 16 s schedule.
-            delay *= random.uniform(0.8, 1.2)
-        self.state = ServerState.BACKOFF
+        decision = self._retries.failed()
+        match decision:
+            case GiveUp(attempts=attempts):
+                log.error(
+                    "server %s: failed after %d failed attempt%s; restart it to try again (last error: %s)",
+                    self.config.name, attempts, "" if attempts == 1 else "s", self.last_error,
+                )  # fmt: skip
+                self._give_up()
+            case Retry(delay=delay, attempt=attempt):
+                self.state = ServerState.BACKOFF
+                self._publish_status()
+                log.info("server %s: retry %d in %.1f s", self.config.name, attempt, delay)
+                self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Connect(self._generation))
+            case _:
+                assert_never(decision)
+
+    def _give_up(self) -> None:
+        """Open the circuit: state failed, the tools leave the table, until an operator restart."""
+        self.state = ServerState.FAILED
+        self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
         self._publish_status()
-        log.info("server %s: retry %d in %.1f s", self.config.name, self.attempts, delay)
-        self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Connect(self._generation))
+        self.runtime.emit("failed", self.config.name, self.incarnation, self.last_error or "")
 
     # ---- operator actions ---------------------------------------------------------------------------------
 
@@ -468,7 +475,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         if was_ready or self._session is not None:
             self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=False))
         self._teardown("restarted by the operator", grace=STOP_GRACE)
-        self.attempts = 0
+        self._retries.reset()
         self.last_error = None
         self.runtime.emit("restarted", self.config.name, self.incarnation)
         self._connect_now()
@@ -480,7 +487,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._teardown("stopped", grace=STOP_GRACE)
         self._connect_when_closed = False
         self.state = ServerState.STOPPED
-        self._ready_since = None
+        self._retries.stopped()
         self._publish_status()
         self.runtime.emit("stopped", self.config.name, self.incarnation)
         self._stop_waiters.append(reply_to)
@@ -529,13 +536,13 @@ class ServerSupervisor(pykka.ThreadingActor):
             transport=self.config.transport,
             state=self.state,
             incarnation=self.incarnation,
-            attempts=self.attempts,
+            attempts=self._retries.attempts,
             last_error=self.last_error,
             stderr_tail=self.stderr_tail,
             pid=self._pid if self.state is ServerState.READY else None,
             session_id=self._session_id if self.state is ServerState.READY else None,
             protocol_version=self._protocol_version,
             server_info=self._server_info,
-            ready_since=self._ready_since,
+            ready_since=self._retries.ready_since if self.state is ServerState.READY else None,
             auth=self._auth,
         )
