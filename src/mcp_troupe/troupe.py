@@ -24,7 +24,7 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
@@ -48,9 +48,10 @@ from mcp_troupe.actors.registry import (
     WhenSettled,
     render_reply,
 )
+from mcp_troupe.actors.supervision import ChildFailed
 from mcp_troupe.approval import Approver
 from mcp_troupe.config import TroupeConfig
-from mcp_troupe.errors import TroupeClosed
+from mcp_troupe.errors import TroupeBroken, TroupeClosed
 from mcp_troupe.types import ServerStatus, ToolResult, ToolSpec, TroupeEvent
 
 __all__ = ["CallHandle", "Troupe"]
@@ -151,6 +152,8 @@ class Troupe:
         self._board = RouteBoard()
         self._lock = threading.Lock()
         self._is_stopped = False
+        # Set (from the registry's thread) when the registry crashed: every later call raises it at once.
+        self._broken: TroupeBroken | None = None
         self._control: Any = None
         timeouts = [server.timeout for server in config.servers.values()] or [120.0]
         self._longest_call = max(timeouts)
@@ -177,6 +180,7 @@ class Troupe:
                     reserved_names=self.builtin_tools,
                     approver=self.approver,
                     board=self._board,
+                    parent=_on_registry_failed(weakref.ref(self)),
                 )
             except BaseException:
                 loop.stop()
@@ -232,6 +236,9 @@ class Troupe:
     # ---- asking the registry -------------------------------------------------------------------------------
 
     def _tell(self, message: object) -> None:
+        broken = self._broken
+        if broken is not None:
+            raise TroupeBroken(str(broken)) from broken.__cause__
         registry = self._registry
         if registry is None or self._is_stopped:
             raise TroupeClosed("the troupe is not running (use it as a context manager or call start())")
@@ -300,7 +307,7 @@ class Troupe:
     ) -> tuple[CallLane, int] | None:
         """Send a call through its lane when the registry has published one, else to the registry."""
         route = self._board.routes.get(name)
-        if route is not None and not self._is_stopped:
+        if route is not None and not self._is_stopped and self._broken is None:
             request_id = route.lane.call(route.original_name, arguments, future, route.context, timeout)
             if request_id is not None:
                 return route.lane, request_id
@@ -326,7 +333,7 @@ class Troupe:
         Never blocks the caller's event loop.
         """
         route = self._board.routes.get(name)
-        if route is not None and not self._is_stopped:
+        if route is not None and not self._is_stopped and self._broken is None:
             reply_to = LoopReply(asyncio.get_running_loop())
             if route.lane.call(route.original_name, arguments, reply_to, route.context, timeout) is not None:
                 return self._render(await reply_to.future)
@@ -398,6 +405,24 @@ class Troupe:
                         return
                     if timeout is not None and time.monotonic() - started >= timeout:
                         return
+
+
+def _on_registry_failed(ref: weakref.ReferenceType[Troupe]) -> Callable[[ChildFailed], None]:
+    """The registry's parent: its crash breaks the troupe (a weak reference, so a forgotten Troupe can
+    still be collected and stopped at exit)."""
+
+    def on_failed(report: ChildFailed) -> None:
+        troupe = ref()
+        if troupe is None:
+            return
+        broken = TroupeBroken(
+            f"the troupe's registry crashed: {report.error!r}; stop this Troupe and start a new one"
+        )
+        broken.__cause__ = report.error
+        troupe._broken = broken
+        log.error("%s; every call fails until a new Troupe is started", broken)
+
+    return on_failed
 
 
 def _stop_at_exit(ref: weakref.ReferenceType[Troupe]) -> None:

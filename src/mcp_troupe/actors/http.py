@@ -65,6 +65,7 @@ from mcp_troupe.actors.session import (
     SessionExpired,
     TransportDown,
 )
+from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import (
@@ -1093,7 +1094,7 @@ def _method_of(message: jsonrpc.Message) -> str:
     return "a response"
 
 
-class HttpTransport(pykka.ThreadingActor):
+class HttpTransport(Supervised, pykka.ThreadingActor):
     """One Streamable HTTP connection's lifecycle: prepare the client on ``Open``, DELETE and close on
     ``CloseTransport``."""
 
@@ -1108,12 +1109,14 @@ class HttpTransport(pykka.ThreadingActor):
         runtime: Runtime,
         max_frame: int = 16 * 1024 * 1024,
         auth: TokenSource | None = None,
+        parent: pykka.ActorRef[Any] | None = None,
     ) -> None:
         super().__init__()
         self.config = config
         self.runtime = runtime
         self.session = session
         self.incarnation = incarnation
+        self.parent, self.server = parent, config.name
         self.connection = _HttpConnection(config, incarnation, session, runtime, max_frame, auth)
         self._is_closing = False
 
@@ -1164,6 +1167,10 @@ class HttpTransport(pykka.ThreadingActor):
         # Stopped without a graceful close (the troupe is being torn down): never leave the client open.
         if not self._is_closing:
             self.runtime.loop.post_if_running(self.connection.abort)
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in a handler: the client goes at once, as on a forced stop."""
+        self.runtime.loop.post_if_running(self.connection.abort)
 
 
 def _complete(reply_to: Future[tuple[str, ...]]) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
@@ -37,9 +38,11 @@ from typing import Any, assert_never
 import pykka
 
 from mcp_troupe._futures import fail as _fail
+from mcp_troupe.actors.backoff import RestartIntensity
 from mcp_troupe.actors.lane import CallLane, FastRoute, RouteBoard
 from mcp_troupe.actors.loop import Runtime, TaskHandle, safe_tell
 from mcp_troupe.actors.session import CallRequest, CancelCall
+from mcp_troupe.actors.supervision import ChildFailed, Parent, Supervised
 from mcp_troupe.actors.supervisor import (
     RestartServer,
     ServerCatalog,
@@ -66,6 +69,7 @@ from mcp_troupe.errors import (
     ConnectionLost,
     ServerNotReady,
     ToolDenied,
+    TroupeBroken,
     TroupeClosed,
     TroupeError,
     UnknownServer,
@@ -100,6 +104,8 @@ __all__ = [
 log = logging.getLogger("mcp_troupe.registry")
 _COUNTER_LOCK = threading.Lock()
 
+SUPERVISOR_RESTARTS = 3
+"""A server whose supervisor crashes more often than this within 60 s is ``failed`` (restart intensity)."""
 RESULTS_MAX_ENTRIES = 64
 """Cut tool outputs kept for ``mcp_resources`` (the oldest go first)."""
 RESULTS_MAX_CHARS = 32 * 1024 * 1024
@@ -230,6 +236,7 @@ RegistryMessage = (
     | ServerDown
     | _ApprovalDecided
     | _ApprovalAbandoned
+    | ChildFailed
 )
 
 
@@ -266,6 +273,8 @@ class _Server:
     # The built-in capabilities ("resources", "prompts") of its last handshake. Kept while the server
     # reconnects, so the built-in tools stay listed (not ready) instead of coming and going.
     offers: frozenset[str] | None = None
+    # Crashes of its supervisor (each answered with a new one), limited like OTP's restart intensity.
+    restarts: RestartIntensity = field(default_factory=lambda: RestartIntensity(SUPERVISOR_RESTARTS, 60.0))
 
     @property
     def is_ready(self) -> bool:
@@ -280,8 +289,12 @@ class _Route:
     fingerprint: str = ""
 
 
-class RegistryActor(pykka.ThreadingActor):
-    """The tool table and the router."""
+class RegistryActor(Supervised, pykka.ThreadingActor):
+    """The tool table and the router; supervises one ServerSupervisor per server.
+
+    ``parent`` hears of this actor's own crash (the facade passes a function that makes every later call
+    raise :class:`~mcp_troupe.errors.TroupeBroken`).
+    """
 
     use_daemon_thread = True
 
@@ -294,8 +307,12 @@ class RegistryActor(pykka.ThreadingActor):
         supervisor_factory: Callable[..., pykka.ActorRef[Any]] | None = None,
         approver: Approver | None = None,
         board: RouteBoard | None = None,
+        parent: Parent | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
+        self.parent = parent
+        self._clock = clock
         self.approver = approver
         # Routes the facade may take without asking us (see the module docstring); only we write it.
         self.board = board if board is not None else RouteBoard()
@@ -342,16 +359,20 @@ class RegistryActor(pykka.ThreadingActor):
                 )
                 log.info("server %s: skipped (%s)", name, reason)
                 continue
-            ref = self.runtime.track(
-                self._supervisor_factory(
-                    config=server,
-                    reconnect=self.config.reconnect,
-                    registry=self.actor_ref,
-                    runtime=self.runtime,
-                )
+            self._start_supervisor(record)
+
+    def _start_supervisor(self, record: _Server, **carried: Any) -> None:
+        ref = self.runtime.track(
+            self._supervisor_factory(
+                config=record.config,
+                reconnect=self.config.reconnect,
+                registry=self.actor_ref,
+                runtime=self.runtime,
+                **carried,
             )
-            record.supervisor = ref
-            ref.tell(StartServer())
+        )
+        record.supervisor = ref
+        ref.tell(StartServer())
 
     def _skip_reason(self, server: ServerConfig) -> str | None:
         if not self.config.mcp_enabled:
@@ -415,6 +436,8 @@ class RegistryActor(pykka.ThreadingActor):
             case StoreResult():
                 if not self._is_shut_down:
                     self._store_result(msg.uri, msg.text)
+            case ChildFailed():
+                self._on_supervisor_failed(msg)
             case _:
                 assert_never(msg)
 
@@ -859,6 +882,61 @@ class RegistryActor(pykka.ThreadingActor):
             for waiter in waiters:
                 if not waiter.done():
                     waiter.set_result(None)
+
+    # ---- supervision -------------------------------------------------------------------------------------
+
+    def _on_supervisor_failed(self, msg: ChildFailed) -> None:
+        """A server's supervisor crashed (its children went with it): start a new one, or give up."""
+        record = self._servers.get(msg.server)
+        if (
+            record is None
+            or self._is_shut_down
+            or record.supervisor is None
+            or record.supervisor.actor_urn != msg.child.actor_urn
+        ):
+            return
+        record.supervisor = None
+        record.session = record.lane = None
+        self.board.routes = {}
+        incarnation = max(msg.incarnation, record.status.incarnation)
+        if not record.restarts.allow(self._clock()):
+            reason = f"{msg.reason}; gave up after {record.restarts.describe()}"
+            log.error("server %s: %s", msg.server, reason)
+            record.status = replace(
+                record.status, state=ServerState.FAILED, last_error=reason, pid=None, session_id=None
+            )
+            record.offers = None
+            if record.catalog is not None:
+                record.catalog = None
+                self._update_server(msg.server)
+            self.runtime.emit("failed", msg.server, incarnation, reason)
+            self._release_settle_waiters()
+            return
+        log.warning("server %s: %s; starting a new supervisor", msg.server, msg.reason)
+        record.status = replace(
+            record.status, state=ServerState.CONNECTING, last_error=msg.reason, pid=None, session_id=None
+        )
+        self.runtime.emit("crashed", msg.server, incarnation, msg.reason)
+        self._start_supervisor(record, incarnation=incarnation, last_error=msg.reason)
+
+    def crash_error(self, error: BaseException) -> BaseException:
+        """What the callers waiting on the registry get when it crashes."""
+        return TroupeBroken(f"the troupe's registry crashed: {error!r}; stop this Troupe and start a new one")
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in the registry: no route may outlive it, no waiter may hang, no server is left running."""
+        self.board.routes = {}
+        broken = self.crash_error(error)
+        awaiting, self._awaiting_approval = self._awaiting_approval, {}
+        for handle, call in awaiting.values():
+            handle.cancel()
+            _fail(call.reply_to, broken)
+        waiters, self._settle_waiters = self._settle_waiters, []
+        for waiter in waiters:
+            _fail(waiter, broken)
+        for record in self._servers.values():
+            if record.supervisor is not None:
+                safe_tell(record.supervisor, StopServer())
 
     # ---- operator actions and shutdown ---------------------------------------------------------------------
 

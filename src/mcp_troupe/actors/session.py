@@ -36,6 +36,7 @@ from mcp_troupe._version import __version__
 from mcp_troupe.actors.deadlines import Deadlines
 from mcp_troupe.actors.lane import CallLane, Received
 from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import Open
 from mcp_troupe.errors import (
     CallCancelled,
@@ -330,7 +331,7 @@ class _CatalogListing:
     is_stalled: bool = False
 
 
-class SessionActor(pykka.ThreadingActor):
+class SessionActor(Supervised, pykka.ThreadingActor):
     """One connection's protocol state."""
 
     use_daemon_thread = True
@@ -349,6 +350,7 @@ class SessionActor(pykka.ThreadingActor):
         self.server = server
         self.incarnation = incarnation
         self.supervisor = supervisor
+        self.parent = supervisor
         self.runtime = runtime
         self.call_timeout = call_timeout
         self.handshake_timeout = handshake_timeout
@@ -436,6 +438,11 @@ class SessionActor(pykka.ThreadingActor):
 
     def on_stop(self) -> None:
         self._fail_all(ConnectionLost(self.server, "the session was stopped"))
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in a handler: every pending call fails now (the supervisor is told and reconnects)."""
+        self._is_closed = True
+        self._fail_all(ConnectionLost(self.server, f"the session crashed: {error!r}"))
 
     # ---- handshake --------------------------------------------------------------------------------------
 

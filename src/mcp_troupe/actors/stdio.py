@@ -30,6 +30,7 @@ import pykka
 from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
+from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge, TroupeClosed
@@ -522,7 +523,7 @@ class _StdioConnection(asyncio.SubprocessProtocol):
             _kill_group(self.pid, signal.SIGKILL)
 
 
-class StdioTransport(pykka.ThreadingActor):
+class StdioTransport(Supervised, pykka.ThreadingActor):
     """One stdio connection's lifecycle: spawn on ``Open``, graceful close on ``CloseTransport``."""
 
     use_daemon_thread = True
@@ -535,10 +536,12 @@ class StdioTransport(pykka.ThreadingActor):
         session: pykka.ActorRef[Any],
         runtime: Runtime,
         max_frame: int = 16 * 1024 * 1024,
+        parent: pykka.ActorRef[Any] | None = None,
     ) -> None:
         super().__init__()
         self.config = config
         self.runtime = runtime
+        self.parent, self.server, self.incarnation = parent, config.name, incarnation
         self.connection = _StdioConnection(config.name, incarnation, session, runtime, max_frame)
         self._is_closing = False
 
@@ -588,4 +591,8 @@ class StdioTransport(pykka.ThreadingActor):
 
     def on_stop(self) -> None:
         # Stopped without a graceful close (the troupe is being torn down): never leave the process behind.
+        self.connection.kill_now()
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in a handler: the process group goes at once, as on a forced stop."""
         self.connection.kill_now()

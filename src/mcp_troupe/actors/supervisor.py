@@ -39,6 +39,7 @@ from mcp_troupe.actors.session import (
     SessionReady,
     SessionRenewed,
 )
+from mcp_troupe.actors.supervision import ChildFailed, Supervised
 from mcp_troupe.actors.transport import CloseTransport
 from mcp_troupe.config import ReconnectPolicy, ServerConfig
 from mcp_troupe.errors import ConnectFailed, NeedsLogin, TroupeError
@@ -126,6 +127,7 @@ SupervisorMessage = (
     | SessionLost
     | SessionRenewed
     | AuthStateChanged
+    | ChildFailed
 )
 
 
@@ -175,7 +177,7 @@ class StatusChanged:
     status: ServerStatus
 
 
-class ServerSupervisor(pykka.ThreadingActor):
+class ServerSupervisor(Supervised, pykka.ThreadingActor):
     """Keeps one server connected."""
 
     use_daemon_thread = True
@@ -197,6 +199,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         self.reconnect = reconnect
         self.registry = registry
         self.parent = registry
+        self.server = config.name
         self.runtime = runtime
         self._clock = clock
 
@@ -287,17 +290,14 @@ class ServerSupervisor(pykka.ThreadingActor):
             case AuthStateChanged(description=description):
                 self._auth = self._auth_in_state(description)
                 self._publish_status()
+            case ChildFailed():
+                self._on_child_failed(msg)
             case _:
                 assert_never(msg)
 
     def on_start(self) -> None:
         if self.config.transport == "http" and self.config.auth == "oauth":
-            from mcp_troupe.actors.oauth import start_oauth_flow
-
-            ref, self._bearer_tokens = start_oauth_flow(
-                self.config, supervisor=self.actor_ref, runtime=self.runtime
-            )
-            self._oauth = self.runtime.track(ref)
+            self._start_oauth_flow()
         self._publish_status()
 
     def on_stop(self) -> None:
@@ -308,6 +308,49 @@ class ServerSupervisor(pykka.ThreadingActor):
                 oauth.stop(block=False)
             except pykka.ActorDeadError:
                 pass
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in a handler: the children go with it (the registry starts a new supervisor)."""
+        self.on_stop()
+
+    def _start_oauth_flow(self) -> None:
+        from mcp_troupe.actors.oauth import start_oauth_flow
+
+        ref, self._bearer_tokens = start_oauth_flow(
+            self.config, supervisor=self.actor_ref, runtime=self.runtime
+        )
+        self._oauth = self.runtime.track(ref)
+
+    # ---- supervision -------------------------------------------------------------------------------------
+
+    def _on_child_failed(self, msg: ChildFailed) -> None:
+        """A child crashed: handled like a lost connection, within the restart intensity."""
+        urn = msg.child.actor_urn
+        is_oauth = self._oauth is not None and urn == self._oauth.actor_urn
+        is_current = msg.incarnation == self.incarnation and any(
+            child is not None and child.actor_urn == urn for child in (self._session, self._transport)
+        )
+        if not is_oauth and not is_current:
+            return  # a child of an incarnation already torn down: its crash changes nothing
+        self.runtime.emit("crashed", self.config.name, self.incarnation, msg.reason)
+        if not self._crashes.allow(self._clock()):
+            self.last_error = f"{msg.reason}; gave up after {self._crashes.describe()}"
+            log.error("server %s: %s", self.config.name, self.last_error)
+            self._generation += 1  # no scheduled retry may fire now
+            self._teardown(msg.reason, grace=FAILURE_GRACE)
+            self._give_up()
+            return
+        if is_oauth:
+            # The tokens' loop side belonged to the dead flow: a new flow, and a connection that uses it.
+            self._oauth = None
+            self._start_oauth_flow()
+        match self.state:
+            case ServerState.READY:
+                self._on_lost(SessionLost(self.incarnation, msg.reason))
+            case ServerState.CONNECTING:
+                self._on_connect_failed(ConnectFailed(self.config.name, msg.reason))
+            case _:
+                pass  # backing off, failed, stopped...: nothing is connected to lose
 
     # ---- connecting ---------------------------------------------------------------------------------------
 
@@ -359,6 +402,7 @@ class ServerSupervisor(pykka.ThreadingActor):
                 session=session,
                 runtime=self.runtime,
                 max_frame=self.config.max_frame_bytes,
+                parent=self.actor_ref,
             )
         from mcp_troupe.actors.http import HttpTransport
 
@@ -369,6 +413,7 @@ class ServerSupervisor(pykka.ThreadingActor):
             runtime=self.runtime,
             max_frame=self.config.max_frame_bytes,
             auth=self._bearer_tokens,
+            parent=self.actor_ref,
         )
 
     def _on_ready(self, msg: SessionReady) -> None:
