@@ -245,6 +245,9 @@ class Troupe:
         try:
             registry.tell(message)
         except pykka.ActorDeadError:
+            broken = self._broken  # the registry died in the instant since the check above
+            if broken is not None:
+                raise TroupeBroken(str(broken)) from broken.__cause__
             raise TroupeClosed("the troupe is stopped") from None
 
     def _render(self, reply: Any) -> ToolResult:
@@ -385,26 +388,39 @@ class Troupe:
         self._control = server
         return server.path
 
-    def events(self, *, timeout: float | None = None) -> Iterator[TroupeEvent]:
-        """Yield connect / lost / changed / restarted / failed / stopped events as they happen.
+    def events(self, *, timeout: float | None = None, history: bool = False) -> Iterator[TroupeEvent]:
+        """Yield connected / lost / changed / crashed / restarted / failed / stopped events as they happen.
 
-        Ends when the troupe stops, or when ``timeout`` seconds pass without an event.
+        Each call is a subscriber of its own, from the moment of the call: it sees the events emitted from
+        then on (every subscriber sees every event; none takes events from another). ``history=True``
+        first yields the events kept so far (the last :data:`~mcp_troupe.actors.loop.EVENT_HISTORY`).
+        Ends when the troupe stops, or when ``timeout`` seconds pass without an event; a subscriber that
+        reads too slowly loses its oldest unread events, never anyone else's.
         """
         runtime = self._runtime
         if runtime is None:
             raise TroupeClosed("the troupe is not running")
-        while True:
-            wait = 0.2 if timeout is None else min(0.2, timeout)
-            started = time.monotonic()
+        inbox = runtime.subscribe(history=history)
+        return self._read_events(runtime, inbox, timeout)
+
+    def _read_events(
+        self, runtime: Runtime, inbox: queue.Queue[TroupeEvent], timeout: float | None
+    ) -> Iterator[TroupeEvent]:
+        try:
             while True:
-                try:
-                    yield runtime.events.get(timeout=wait)
-                    break
-                except queue.Empty:
-                    if self._is_stopped:
-                        return
-                    if timeout is not None and time.monotonic() - started >= timeout:
-                        return
+                wait = 0.2 if timeout is None else min(0.2, timeout)
+                started = time.monotonic()
+                while True:
+                    try:
+                        yield inbox.get(timeout=wait)
+                        break
+                    except queue.Empty:
+                        if self._is_stopped:
+                            return
+                        if timeout is not None and time.monotonic() - started >= timeout:
+                            return
+        finally:
+            runtime.unsubscribe(inbox)
 
 
 def _on_registry_failed(ref: weakref.ReferenceType[Troupe]) -> Callable[[ChildFailed], None]:

@@ -25,9 +25,14 @@ import pykka
 from mcp_troupe.errors import TroupeClosed
 from mcp_troupe.types import TroupeEvent
 
-__all__ = ["IoLoop", "Runtime", "TaskHandle", "safe_tell"]
+__all__ = ["EVENT_HISTORY", "IoLoop", "Runtime", "TaskHandle", "safe_tell"]
 
 log = logging.getLogger("mcp_troupe.loop")
+
+EVENT_HISTORY = 1000
+"""Events kept for subscribers that ask for history (``Troupe.events(history=True)``)."""
+SUBSCRIBER_BACKLOG = 10_000
+"""Unread events one subscriber may hold; beyond that its oldest are dropped."""
 
 
 class TaskHandle:
@@ -251,7 +256,9 @@ class Runtime:
     """
 
     loop: IoLoop
-    events: queue.Queue[TroupeEvent] = field(default_factory=lambda: queue.Queue(maxsize=10_000))
+    history: deque[TroupeEvent] = field(default_factory=lambda: deque(maxlen=EVENT_HISTORY))
+    _subscribers: list[queue.Queue[TroupeEvent]] = field(default_factory=list)
+    _events_lock: threading.Lock = field(default_factory=threading.Lock)
     _actors: list[pykka.ActorRef[Any]] = field(default_factory=list)
     _actors_lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -263,16 +270,28 @@ class Runtime:
         return ref
 
     def emit(self, kind: str, server: str, incarnation: int, detail: str = "") -> None:
-        """Publish an event; the oldest is dropped when nobody reads them."""
+        """Publish an event to every subscriber and to the history."""
         event = TroupeEvent(kind=kind, server=server, incarnation=incarnation, detail=detail, at=time.time())
-        try:
-            self.events.put_nowait(event)
-        except queue.Full:
-            try:
-                self.events.get_nowait()
-            except queue.Empty:
-                pass
-            self.events.put_nowait(event)
+        with self._events_lock:
+            self.history.append(event)
+            for inbox in self._subscribers:
+                _put_dropping_oldest(inbox, event)
+
+    def subscribe(self, *, history: bool = False) -> queue.Queue[TroupeEvent]:
+        """A new subscriber's inbox: every event emitted from now on (and, with ``history``, those kept)."""
+        inbox: queue.Queue[TroupeEvent] = queue.Queue(maxsize=SUBSCRIBER_BACKLOG)
+        with self._events_lock:
+            if history:
+                for event in self.history:
+                    _put_dropping_oldest(inbox, event)
+            self._subscribers.append(inbox)
+        return inbox
+
+    def unsubscribe(self, inbox: queue.Queue[TroupeEvent]) -> None:
+        """Stop delivering events to ``inbox``."""
+        with self._events_lock:
+            if inbox in self._subscribers:
+                self._subscribers.remove(inbox)
 
     def stop_actors(self, timeout: float) -> list[str]:
         """Stop every tracked actor still alive; return the names of those that did not stop in time."""
@@ -291,3 +310,15 @@ class Runtime:
             if not ref.actor_stopped.wait(max(0.0, deadline - time.monotonic())):
                 stuck.append(str(ref))
         return stuck
+
+
+def _put_dropping_oldest(inbox: queue.Queue[TroupeEvent], event: TroupeEvent) -> None:
+    # Only emit() puts into an inbox, under the events lock, so after one get there is room.
+    try:
+        inbox.put_nowait(event)
+    except queue.Full:
+        try:
+            inbox.get_nowait()
+        except queue.Empty:
+            pass
+        inbox.put_nowait(event)

@@ -5,12 +5,13 @@ calling ``on_stop``, and tells nobody. Every actor of a troupe mixes in :class:`
 crash
 
 1. is logged with its context (the actor, the server, the incarnation);
-2. runs the actor's :meth:`~Supervised.on_crash` — the part of ``on_stop`` that must still happen, such as
+2. tells the parent :class:`ChildFailed` — an actor ref, or a callable for the root (the facade) — first,
+   so that by the time a caller hears of the crash, the parent has been told;
+3. runs the actor's :meth:`~Supervised.on_crash` — the part of ``on_stop`` that must still happen, such as
    failing pending calls, killing a process group, tearing down children (a dead parent takes its
    children with it, as an OTP link does);
-3. fails every ``reply_to`` future of the message being handled and of the messages still queued, at once
-   (:meth:`~Supervised.crash_error` says with what), so no caller waits out a timeout for a dead actor;
-4. tells the parent :class:`ChildFailed` — an actor ref, or a callable for the root (the facade).
+4. fails every ``reply_to`` future of the message being handled and of the messages still queued, at once
+   (:meth:`~Supervised.crash_error` says with what), so no caller waits out a timeout for a dead actor.
 
 Who handles it: the supervisor treats a crashed session, transport or OAuth flow like a lost connection
 (a new incarnation, after backoff, within a restart intensity); the registry restarts a crashed supervisor
@@ -120,16 +121,6 @@ class Supervised:
             "%s crashed (server %s, incarnation %d): %r; its parent is told",
             role, self.server or "-", self.incarnation, error,
         )  # fmt: skip
-        try:
-            self.on_crash(error)
-        except Exception:  # the cleanup of a broken actor may break too; the report must still go out
-            log.exception("%s: cleanup after the crash failed (server %s)", role, self.server or "-")
-        waiter_error = self.crash_error(error)
-        if isinstance(waiter_error, TroupeError) and waiter_error.__cause__ is None:
-            waiter_error.__cause__ = error
-        failing, self._failing_message = self._failing_message, None
-        _fail_reply_to(failing, waiter_error)
-        self._fail_queued(waiter_error)
         ref: pykka.ActorRef[Any] = self.actor_ref  # type: ignore[attr-defined]
         report = ChildFailed(ref, role, self.server, self.incarnation, error)
         parent = self.parent
@@ -140,6 +131,16 @@ class Supervised:
                 parent(report)
             except Exception:
                 log.exception("%s: the parent's crash handler failed", role)
+        try:
+            self.on_crash(error)
+        except Exception:  # the cleanup of a broken actor may break too; the waiters must still hear
+            log.exception("%s: cleanup after the crash failed (server %s)", role, self.server or "-")
+        waiter_error = self.crash_error(error)
+        if isinstance(waiter_error, TroupeError) and waiter_error.__cause__ is None:
+            waiter_error.__cause__ = error
+        failing, self._failing_message = self._failing_message, None
+        _fail_reply_to(failing, waiter_error)
+        self._fail_queued(waiter_error)
 
     def _fail_queued(self, error: BaseException) -> None:
         """Fail the ``reply_to`` of every message still queued; the envelopes go back for pykka's teardown

@@ -273,16 +273,7 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                 if msg.incarnation == self.incarnation and self.state is ServerState.READY:
                     self._on_lost(msg)
             case _TransportClosed(incarnation=incarnation, stderr_tail=stderr_tail):
-                self._closing.discard(incarnation)
-                if stderr_tail and self.state is not ServerState.READY:
-                    # The last words of a server that failed: shown in status next to last_error.
-                    self.stderr_tail = stderr_tail
-                    self._publish_status()
-                if not self._closing:
-                    if self._connect_when_closed:
-                        self._connect_when_closed = False
-                        self._start_incarnation()
-                    self._release_stop_waiters()
+                self._on_transport_closed(incarnation, stderr_tail)
             case RestartServer():
                 self._on_restart(msg.reply_to)
             case StopServer():
@@ -323,8 +314,24 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
 
     # ---- supervision -------------------------------------------------------------------------------------
 
+    def _on_transport_closed(self, incarnation: int, stderr_tail: tuple[str, ...]) -> None:
+        self._closing.discard(incarnation)
+        if stderr_tail and self.state is not ServerState.READY:
+            # The last words of a server that failed: shown in status next to last_error.
+            self.stderr_tail = stderr_tail
+            self._publish_status()
+        if not self._closing:
+            if self._connect_when_closed:
+                self._connect_when_closed = False
+                self._start_incarnation()
+            self._release_stop_waiters()
+
     def _on_child_failed(self, msg: ChildFailed) -> None:
         """A child crashed: handled like a lost connection, within the restart intensity."""
+        if msg.incarnation in self._closing and msg.role.endswith("Transport"):
+            # It crashed while closing (its on_crash killed what it held): closed, as far as we care.
+            self._on_transport_closed(msg.incarnation, ())
+            return
         urn = msg.child.actor_urn
         is_oauth = self._oauth is not None and urn == self._oauth.actor_urn
         is_current = msg.incarnation == self.incarnation and any(
@@ -332,13 +339,14 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
         )
         if not is_oauth and not is_current:
             return  # a child of an incarnation already torn down: its crash changes nothing
-        self.runtime.emit("crashed", self.config.name, self.incarnation, msg.reason)
+        crashed = self.incarnation
         if not self._crashes.allow(self._clock()):
             self.last_error = f"{msg.reason}; gave up after {self._crashes.describe()}"
             log.error("server %s: %s", self.config.name, self.last_error)
             self._generation += 1  # no scheduled retry may fire now
             self._teardown(msg.reason, grace=FAILURE_GRACE)
             self._give_up()
+            self.runtime.emit("crashed", self.config.name, crashed, msg.reason)
             return
         if is_oauth:
             # The tokens' loop side belonged to the dead flow: a new flow, and a connection that uses it.
@@ -351,6 +359,8 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                 self._on_connect_failed(ConnectFailed(self.config.name, msg.reason))
             case _:
                 pass  # backing off, failed, stopped...: nothing is connected to lose
+        # Emitted last: whoever sees the event and asks for status finds the registry already told.
+        self.runtime.emit("crashed", self.config.name, crashed, msg.reason)
 
     # ---- connecting ---------------------------------------------------------------------------------------
 
