@@ -41,7 +41,7 @@ from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.backoff import RestartIntensity
 from mcp_troupe.actors.lane import CallLane, FastRoute, RouteBoard
 from mcp_troupe.actors.loop import Runtime, TaskHandle, safe_tell
-from mcp_troupe.actors.session import CallRequest, CancelCall
+from mcp_troupe.actors.session import CallRequest, CancelCall, ListAll
 from mcp_troupe.actors.supervision import ChildFailed, Parent, Supervised
 from mcp_troupe.actors.supervisor import (
     RestartServer,
@@ -634,7 +634,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 state=str(record.status.state),
                 offers=record.offers or frozenset(),
                 is_trusted=record.config.trust_level == "trusted",
-                session=record.session,
+                session=_SessionPort(record.session) if record.session is not None else None,
                 timeout=record.config.timeout,
             )
             for name, record in self._servers.items()
@@ -992,6 +992,21 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         for waiter in self._settle_waiters:
             _fail(waiter, TroupeClosed("the troupe was stopped"))
         self._settle_waiters = []
+
+
+@dataclass(frozen=True, slots=True)
+class _SessionPort:
+    """A session as the built-in tools reach it (:class:`~mcp_troupe.builtin_tools.SessionPort`)."""
+
+    session: pykka.ActorRef[Any]
+
+    def list_all(self, method: str, reply_to: Future[Any]) -> bool:
+        return safe_tell(self.session, ListAll(method, reply_to))
+
+    def request(
+        self, method: str, params: Mapping[str, Any], reply_to: Future[Any], timeout: float | None
+    ) -> bool:
+        return safe_tell(self.session, CallRequest(method, params, reply_to, timeout))
 
 
 def _not_ready(record: _Server) -> ServerNotReady:
