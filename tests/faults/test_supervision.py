@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,9 +19,9 @@ from typing import Any
 
 import pytest
 from tests.faults.test_faults import FAST_RECONNECT, demo, status_of, troupe_of, wait_for
-from tests.processes import ChildWatch, is_alive
+from tests.processes import ChildWatch
 
-from mcp_troupe import ConnectionLost, ServerState, Troupe
+from mcp_troupe import ConnectionLost, ReconnectPolicy, ServerState, Troupe, stdio_server
 from mcp_troupe.actors.registry import RegistryActor
 from mcp_troupe.actors.session import SessionActor
 from mcp_troupe.actors.stdio import StdioTransport
@@ -73,7 +74,7 @@ def events_until(troupe: Troupe, kind: str, timeout: float = 10.0) -> list[Troup
 
 
 def test_a_session_that_crashes_mid_call_fails_the_call_at_once_and_reconnects(
-    monkeypatch: pytest.MonkeyPatch, no_leaks: None
+    monkeypatch: pytest.MonkeyPatch, child_watch: ChildWatch, no_leaks: None
 ) -> None:
     with troupe_of(demo("s")) as troupe:
         assert troupe.wait_ready(10)
@@ -98,7 +99,7 @@ def test_a_session_that_crashes_mid_call_fails_the_call_at_once_and_reconnects(
         )
         status = wait_for(troupe, "s", lambda s: s.state is ServerState.READY and s.incarnation > 1)
         assert status.pid != old.pid
-        assert old.pid is not None and not is_alive(old.pid)
+        assert old.pid is not None and child_watch.wait_until_gone({old.pid}) == set()
         assert troupe.call("mcp__s__echo", {"text": "back"}).text == "back"
 
 
@@ -126,7 +127,7 @@ def test_a_transport_that_crashes_while_opening_is_retried_with_a_new_incarnatio
 
 
 def test_a_transport_crash_reported_while_ready_tears_the_connection_down_and_reconnects(
-    monkeypatch: pytest.MonkeyPatch, no_leaks: None
+    monkeypatch: pytest.MonkeyPatch, child_watch: ChildWatch, no_leaks: None
 ) -> None:
     # The transport's only message while ready is CloseTransport; a crash there during an operator
     # restart must still kill the old process group and leave the server connected again.
@@ -138,13 +139,13 @@ def test_a_transport_crash_reported_while_ready_tears_the_connection_down_and_re
         troupe.restart("r")
         status = wait_for(troupe, "r", lambda s: s.state is ServerState.READY and s.incarnation >= 2)
         assert crashed.is_set()
-        assert old_pid is not None and not is_alive(old_pid)
+        assert old_pid is not None and child_watch.wait_until_gone({old_pid}) == set()
         assert status.pid != old_pid
         assert troupe.call("mcp__r__echo", {"text": "ok"}).text == "ok"
 
 
 def test_a_supervisor_that_crashes_is_replaced_and_the_incarnation_goes_on(
-    monkeypatch: pytest.MonkeyPatch, no_leaks: None
+    monkeypatch: pytest.MonkeyPatch, child_watch: ChildWatch, no_leaks: None
 ) -> None:
     with troupe_of(demo("v")) as troupe:
         assert troupe.wait_ready(10)
@@ -161,7 +162,7 @@ def test_a_supervisor_that_crashes_is_replaced_and_the_incarnation_goes_on(
         assert not (after.state is ServerState.READY and after.incarnation == 1)
         status = wait_for(troupe, "v", lambda s: s.state is ServerState.READY and s.incarnation >= 2)
         assert crashed.is_set()
-        assert status.pid != old_pid and not is_alive(old_pid)
+        assert status.pid != old_pid and child_watch.wait_until_gone({old_pid}) == set()
         assert troupe.call("mcp__v__echo", {"text": "ok"}).text == "ok"
         assert all(spec.ready for spec in troupe.tools() if spec.server == "v")
 
@@ -194,7 +195,7 @@ def test_a_supervisor_that_keeps_crashing_leaves_the_server_failed_with_the_erro
 
 
 def test_a_crashed_registry_makes_every_call_fail_at_once_and_stop_still_cleans_up(
-    monkeypatch: pytest.MonkeyPatch, no_leaks: None
+    monkeypatch: pytest.MonkeyPatch, child_watch: ChildWatch, no_leaks: None
 ) -> None:
     with troupe_of(demo("x")) as troupe:
         assert troupe.wait_ready(10)
@@ -216,7 +217,7 @@ def test_a_crashed_registry_makes_every_call_fail_at_once_and_stop_still_cleans_
             with pytest.raises(TroupeBroken):
                 attempt()
         assert time.monotonic() - started < 2.0
-    assert not is_alive(pid)
+    assert child_watch.wait_until_gone({pid}) == set()
 
 
 def test_restart_intensity_of_a_crashing_session_ends_in_failed(
@@ -230,3 +231,18 @@ def test_restart_intensity_of_a_crashing_session_ends_in_failed(
         assert status.state is ServerState.FAILED
         assert status.last_error is not None and "SessionActor crashed" in status.last_error
         assert status.incarnation <= FAST_RECONNECT.max_attempts + 1
+
+
+def test_an_open_task_that_fails_unexpectedly_is_reported_at_once_not_at_connect_timeout(
+    no_leaks: None,
+) -> None:
+    # A NUL byte in an argument makes process creation raise ValueError, which the open task does not
+    # expect; before, it was logged on the loop and the server waited out its connect_timeout.
+    server = stdio_server("nul", sys.executable, "-c", "pass\x00", connect_timeout=20.0)
+    started = time.monotonic()
+    with troupe_of(server, reconnect=ReconnectPolicy(max_attempts=0)) as troupe:
+        assert troupe.wait_ready(10)
+        status = status_of(troupe, "nul")
+    assert time.monotonic() - started < 5.0
+    assert status.state is ServerState.FAILED
+    assert status.last_error is not None and "embedded null byte" in status.last_error

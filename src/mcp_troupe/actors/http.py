@@ -1136,7 +1136,11 @@ class HttpTransport(Supervised, pykka.ThreadingActor):
                     return
                 try:
                     self.runtime.loop.spawn(
-                        self.connection.run, ssl_context, proxy, name=f"http {self.config.name}"
+                        self.connection.run,
+                        ssl_context,
+                        proxy,
+                        name=f"http {self.config.name}",
+                        on_error=self._on_run_failed,
                     )
                 except TroupeClosed as exc:
                     safe_tell(
@@ -1155,6 +1159,11 @@ class HttpTransport(Supervised, pykka.ThreadingActor):
                     self.actor_ref.stop(block=False)
             case _:
                 assert_never(msg)
+
+    def _on_run_failed(self, error: BaseException) -> None:
+        # The connection's task died of an error it did not expect: the connection is gone, and the session
+        # must hear now (before or after the handshake alike). Runs on the loop thread; a tell never blocks.
+        safe_tell(self.session, TransportDown(self.incarnation, f"the HTTP connection failed: {error!r}"))
 
     async def _close(self, reply_to: Future[tuple[str, ...]], grace: float) -> None:
         try:

@@ -524,6 +524,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             reason=reason,
             is_changed=is_changed,
         )
+        self_ref = self.actor_ref
         try:
             handle = self.runtime.loop.spawn(
                 self._ask_approver,
@@ -532,12 +533,18 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 route.fingerprint,
                 decision.remember,
                 name=f"approve {spec.name}",
+                # ask() never raises; should the task still fail, the call is refused, not left waiting.
+                on_error=lambda error: safe_tell(
+                    self_ref,
+                    _ApprovalDecided(
+                        msg, route.fingerprint, False, f"asking for approval failed: {error!r}", False
+                    ),
+                ),
             )
         except TroupeClosed as exc:
             _fail(msg.reply_to, exc)
             return False
         self._awaiting_approval[msg.reply_to] = (handle, msg)
-        self_ref = self.actor_ref
 
         def on_done(future: Future[Any]) -> None:
             # An acall whose task is cancelled cancels its future; nobody tells us otherwise. A future we

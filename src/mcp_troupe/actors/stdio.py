@@ -560,6 +560,7 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
                         env,
                         config.cwd,
                         name=f"open {config.name}",
+                        on_error=self._on_open_task_failed,
                     )
                 except TroupeClosed as exc:
                     error = ConnectFailed(config.name, str(exc))
@@ -580,6 +581,12 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
                     self.actor_ref.stop(block=False)
             case _:
                 assert_never(msg)
+
+    def _on_open_task_failed(self, error: BaseException) -> None:
+        # An error the open task did not expect (it reports the expected ones itself): the session must
+        # hear now, not at connect_timeout. Runs on the loop thread; a tell never blocks.
+        connection = self.connection
+        safe_tell(connection.session, TransportDown(connection.incarnation, f"opening failed: {error!r}"))
 
     async def _close(self, reply_to: Future[tuple[str, ...]], grace: float) -> None:
         try:
