@@ -245,8 +245,10 @@ class _ServerPart:
     """One server's tools after policy, before naming: what the table needs to re-judge its names alone."""
 
     policy_rejected: dict[str, str]
-    # Tool name → (first definition, its verdict), in listing order; the names go to the NameTable.
+    # Tool name → (first definition, its verdict), in listing order; and the names policy accepted, in
+    # listing order with repeats (a repeat is a naming rejection), which go to the NameTable.
     definitions: dict[str, tuple[ToolDefinition, ToolVerdict]] = field(default_factory=dict)
+    accepted: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -767,10 +769,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         record = self._servers[server]
         catalog = record.catalog
         record.part = part = self._server_part(record, catalog) if catalog is not None else None
-        accepted = None
-        if part is not None and catalog is not None:
-            accepted = [tool.name for tool in catalog.tools if tool.name not in part.policy_rejected]
-        touched = self._names.set_server(server, accepted)
+        touched = self._names.set_server(server, part.accepted if part is not None else None)
         record.name_rejected = {}
         for qualified in touched:
             self._table.pop(qualified, None)
@@ -791,6 +790,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 part.policy_rejected[tool.name] = verdict.rejected
                 continue
             part.definitions.setdefault(tool.name, (tool, verdict))
+            part.accepted.append(tool.name)
         return part
 
     def _register(self, name: NameVerdict) -> None:
