@@ -29,9 +29,10 @@ Rules the model can rely on:
 
 The module has three layers: the specs and their generated input schemas; pure functions that check
 arguments, pick the server and render (unit-tested without threads); and :func:`serve`, the task the
-registry starts on the I/O loop for one call, which asks sessions with ``ListAll`` / ``CallRequest``, awaits
-their futures without blocking the loop, and renders in a worker thread (the injection scan of a large text
-takes long enough to stall the loop).
+registry starts on the I/O loop for one call, which reaches each server through the :class:`SessionPort` the
+registry put in its :class:`ServerView`, awaits the futures without blocking the loop, and renders in a worker
+thread (the injection scan of a large text takes long enough to stall the loop). The module imports nothing
+from ``actors/``: the registry (an actor) depends on it, never the other way round.
 """
 
 from __future__ import annotations
@@ -46,15 +47,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 import anyio.to_thread
-import pykka
 
 from mcp_troupe._futures import complete as _complete
 from mcp_troupe._futures import fail as _fail
-from mcp_troupe.actors.loop import safe_tell
-from mcp_troupe.actors.session import CallRequest, ListAll
 from mcp_troupe.errors import ConnectionLost, RemoteError, TroupeClosed, TroupeError
 from mcp_troupe.policy.injection import wrap_untrusted
 from mcp_troupe.protocol import mcp as proto
@@ -74,6 +72,7 @@ __all__ = [
     "Cursor",
     "Refused",
     "ServerView",
+    "SessionPort",
     "check_arguments",
     "choose_server",
     "decode_cursor",
@@ -314,6 +313,25 @@ def check_arguments(tool: BuiltinTool, arguments: Mapping[str, Any] | None) -> t
 # ---- which server ------------------------------------------------------------------------------------------
 
 
+class SessionPort(Protocol):
+    """How a built-in call reaches one connected server's session (the registry provides it).
+
+    Each method hands the request over without waiting and returns False when the session is gone;
+    ``reply_to`` then gets the answer (or the error). Cancelling ``reply_to`` cancels the request.
+    """
+
+    def list_all(self, method: str, reply_to: Future[Any], is_continuation: bool = False) -> bool:
+        """Ask for the complete listing of ``method`` (every page), as a list of items; a continuation
+        pages on through the listing it started with, whatever its ``ttlMs``."""
+        ...
+
+    def request(
+        self, method: str, params: Mapping[str, Any], reply_to: Future[Any], timeout: float | None
+    ) -> bool:
+        """Send one request; ``reply_to`` gets its raw result."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class ServerView:
     """One configured server as a built-in call sees it: a snapshot the registry takes when the call arrives.
@@ -326,7 +344,7 @@ class ServerView:
     state: str
     offers: frozenset[str] = frozenset()
     is_trusted: bool = False
-    session: pykka.ActorRef[Any] | None = None
+    session: SessionPort | None = None
     timeout: float = 120.0
 
     @property
@@ -760,7 +778,7 @@ async def _list_all(
 ) -> list[dict[str, Any]]:
     guard = (timeout or server.timeout) * _LISTING_GUARD_PAGES + _GUARD_MARGIN
     items: list[dict[str, Any]] = await _ask(
-        server, lambda future: ListAll(method, future, is_continuation), guard
+        server, lambda session, future: session.list_all(method, future, is_continuation), guard
     )
     return items
 
@@ -770,18 +788,18 @@ async def _request(
 ) -> Mapping[str, Any]:
     guard = (timeout or server.timeout) + _GUARD_MARGIN
     raw: Mapping[str, Any] = await _ask(
-        server, lambda future: CallRequest(method, params, future, timeout), guard
+        server, lambda session, future: session.request(method, params, future, timeout), guard
     )
     if not isinstance(raw, Mapping):
         raise TroupeError(f"server {server.name!r}: {method} answered with a {type(raw).__name__}")
     return raw
 
 
-async def _ask(server: ServerView, make: Callable[[Future[Any]], object], guard: float) -> Any:
-    """Tell the server's session ``make(future)`` and await the future without blocking the loop."""
+async def _ask(server: ServerView, send: Callable[[SessionPort, Future[Any]], bool], guard: float) -> Any:
+    """Hand the server's session a request with ``send`` and await its future without blocking the loop."""
     assert server.session is not None  # choose_server returns connected servers only
     future: Future[Any] = Future()
-    if not safe_tell(server.session, make(future)):
+    if not send(server.session, future):
         raise ConnectionLost(server.name, "the session ended")
     try:
         # Cancelling this task cancels ``future`` too (wrap_future chains cancellation), which tells the

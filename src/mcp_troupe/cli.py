@@ -492,7 +492,8 @@ def _wait_for_tool(troupe: Troupe, name: str, wait: float) -> None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return
-        for _event in troupe.events(timeout=remaining):
+        # A short wait: an event emitted between the check above and this subscription is not seen.
+        for _event in troupe.events(timeout=min(remaining, 0.25)):
             break
 
 

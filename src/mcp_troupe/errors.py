@@ -35,10 +35,11 @@ they happen, with ``raise Mapped(...) from exc``.
     │   ├── AuthUnreachable         an OAuth endpoint could not be reached
     │   └── CredentialStoreError    the credential store is unusable (tampered file, wrong key, bad owner)
     ├── UnknownServer               no configured server has that name
+    ├── TroupeBroken                the troupe's registry crashed (a bug): stop it and start a new one
     └── TroupeClosed                the troupe was stopped, or was never started
 
 "You closed it" (``TroupeClosed``, ``CallCancelled``) is kept apart from "it broke" (``ConnectionLost``,
-``ConnectFailed``, with the cause chained).
+``ConnectFailed``, ``TroupeBroken``, with the cause chained).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ __all__ = [
     "ServerNotReady",
     "ServerUnavailable",
     "ToolDenied",
+    "TroupeBroken",
     "TroupeClosed",
     "TroupeError",
     "UnknownServer",
@@ -429,6 +431,13 @@ class UnknownServer(TroupeError):
         self.server = server
         self.known = known
         super().__init__(f"no server named {server!r} (configured: {', '.join(known) or 'none'})")
+
+
+class TroupeBroken(TroupeError):
+    """The troupe's registry crashed (a bug in mcp-troupe); every call fails at once until a new Troupe.
+
+    The cause is chained; :meth:`Troupe.stop` still stops every server process.
+    """
 
 
 class TroupeClosed(TroupeError):

@@ -24,7 +24,7 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
@@ -48,9 +48,10 @@ from mcp_troupe.actors.registry import (
     WhenSettled,
     render_reply,
 )
+from mcp_troupe.actors.supervision import ChildFailed
 from mcp_troupe.approval import Approver
 from mcp_troupe.config import TroupeConfig
-from mcp_troupe.errors import TroupeClosed
+from mcp_troupe.errors import TroupeBroken, TroupeClosed
 from mcp_troupe.protocol.jsonrpc import RequestId
 from mcp_troupe.types import ServerStatus, ToolResult, ToolSpec, TroupeEvent
 
@@ -152,6 +153,8 @@ class Troupe:
         self._board = RouteBoard()
         self._lock = threading.Lock()
         self._is_stopped = False
+        # Set (from the registry's thread) when the registry crashed: every later call raises it at once.
+        self._broken: TroupeBroken | None = None
         self._control: Any = None
         timeouts = [server.timeout for server in config.servers.values()] or [120.0]
         self._longest_call = max(timeouts)
@@ -178,6 +181,7 @@ class Troupe:
                     reserved_names=self.builtin_tools,
                     approver=self.approver,
                     board=self._board,
+                    parent=_on_registry_failed(weakref.ref(self)),
                 )
             except BaseException:
                 loop.stop()
@@ -233,12 +237,18 @@ class Troupe:
     # ---- asking the registry -------------------------------------------------------------------------------
 
     def _tell(self, message: object) -> None:
+        broken = self._broken
+        if broken is not None:
+            raise TroupeBroken(str(broken)) from broken.__cause__
         registry = self._registry
         if registry is None or self._is_stopped:
             raise TroupeClosed("the troupe is not running (use it as a context manager or call start())")
         try:
             registry.tell(message)
         except pykka.ActorDeadError:
+            broken = self._broken  # the registry died in the instant since the check above
+            if broken is not None:
+                raise TroupeBroken(str(broken)) from broken.__cause__
             raise TroupeClosed("the troupe is stopped") from None
 
     def _render(self, reply: Any) -> ToolResult:
@@ -301,7 +311,7 @@ class Troupe:
     ) -> tuple[CallLane, RequestId] | None:
         """Send a call through its lane when the registry has published one, else to the registry."""
         route = self._board.routes.get(name)
-        if route is not None and not self._is_stopped:
+        if route is not None and not self._is_stopped and self._broken is None:
             request_id = route.lane.call(route.original_name, arguments, future, route.context, timeout)
             if request_id is not None:
                 return route.lane, request_id
@@ -327,7 +337,7 @@ class Troupe:
         Never blocks the caller's event loop.
         """
         route = self._board.routes.get(name)
-        if route is not None and not self._is_stopped:
+        if route is not None and not self._is_stopped and self._broken is None:
             reply_to = LoopReply(asyncio.get_running_loop())
             if route.lane.call(route.original_name, arguments, reply_to, route.context, timeout) is not None:
                 return self._render(await reply_to.future)
@@ -379,26 +389,57 @@ class Troupe:
         self._control = server
         return server.path
 
-    def events(self, *, timeout: float | None = None) -> Iterator[TroupeEvent]:
-        """Yield connect / lost / changed / restarted / failed / stopped events as they happen.
+    def events(self, *, timeout: float | None = None, history: bool = False) -> Iterator[TroupeEvent]:
+        """Yield connected / lost / changed / crashed / restarted / failed / stopped events as they happen.
 
-        Ends when the troupe stops, or when ``timeout`` seconds pass without an event.
+        Each call is a subscriber of its own, from the moment of the call: it sees the events emitted from
+        then on (every subscriber sees every event; none takes events from another). ``history=True``
+        first yields the events kept so far (the last :data:`~mcp_troupe.actors.loop.EVENT_HISTORY`).
+        Ends when the troupe stops, or when ``timeout`` seconds pass without an event; a subscriber that
+        reads too slowly loses its oldest unread events, never anyone else's.
         """
         runtime = self._runtime
         if runtime is None:
             raise TroupeClosed("the troupe is not running")
-        while True:
-            wait = 0.2 if timeout is None else min(0.2, timeout)
-            started = time.monotonic()
+        inbox = runtime.subscribe(history=history)
+        return self._read_events(runtime, inbox, timeout)
+
+    def _read_events(
+        self, runtime: Runtime, inbox: queue.Queue[TroupeEvent], timeout: float | None
+    ) -> Iterator[TroupeEvent]:
+        try:
             while True:
-                try:
-                    yield runtime.events.get(timeout=wait)
-                    break
-                except queue.Empty:
-                    if self._is_stopped:
-                        return
-                    if timeout is not None and time.monotonic() - started >= timeout:
-                        return
+                wait = 0.2 if timeout is None else min(0.2, timeout)
+                started = time.monotonic()
+                while True:
+                    try:
+                        yield inbox.get(timeout=wait)
+                        break
+                    except queue.Empty:
+                        if self._is_stopped:
+                            return
+                        if timeout is not None and time.monotonic() - started >= timeout:
+                            return
+        finally:
+            runtime.unsubscribe(inbox)
+
+
+def _on_registry_failed(ref: weakref.ReferenceType[Troupe]) -> Callable[[ChildFailed], None]:
+    """The registry's parent: its crash breaks the troupe (a weak reference, so a forgotten Troupe can
+    still be collected and stopped at exit)."""
+
+    def on_failed(report: ChildFailed) -> None:
+        troupe = ref()
+        if troupe is None:
+            return
+        broken = TroupeBroken(
+            f"the troupe's registry crashed: {report.error!r}; stop this Troupe and start a new one"
+        )
+        broken.__cause__ = report.error
+        troupe._broken = broken
+        log.error("%s; every call fails until a new Troupe is started", broken)
+
+    return on_failed
 
 
 def _stop_at_exit(ref: weakref.ReferenceType[Troupe]) -> None:

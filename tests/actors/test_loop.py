@@ -144,3 +144,61 @@ def test_a_write_queue_wakes_the_loop_once_per_burst_and_drops_writes_when_the_l
     io.stop()
     queue.put(4)  # no loop: dropped, and the queue is ready for nothing more to happen
     assert queue.items == []
+
+
+@pytest.mark.timeout(15)
+def test_a_task_that_fails_is_logged_kept_on_its_future_and_reported_to_the_spawner(
+    loop: IoLoop, caplog: pytest.LogCaptureFixture
+) -> None:
+    reported: Future[BaseException] = Future()
+
+    async def broken() -> None:
+        raise KeyError("lost")
+
+    handle = loop.spawn(broken, name="broken task", on_error=reported.set_result)
+
+    error = reported.result(timeout=5)
+    assert isinstance(error, KeyError)
+    with pytest.raises(KeyError):
+        handle.future.result(timeout=5)
+    assert any("broken task" in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.timeout(15)
+def test_a_task_s_future_holds_its_result_and_cancelling_the_future_cancels_the_task(loop: IoLoop) -> None:
+    async def answer() -> int:
+        return 42
+
+    assert loop.spawn(answer, name="answer").future.result(timeout=5) == 42
+
+    started = threading.Event()
+    stopped: Future[bool] = Future()
+
+    async def forever() -> None:
+        started.set()
+        try:
+            await anyio.sleep(3600)
+        except anyio.get_cancelled_exc_class():
+            stopped.set_result(True)
+            raise
+
+    handle = loop.spawn(forever, name="forever")
+    assert started.wait(5)
+    assert handle.future.cancel()
+    assert stopped.result(timeout=5) is True
+
+
+@pytest.mark.timeout(15)
+def test_tasks_still_running_when_the_loop_stops_end_cancelled() -> None:
+    io_loop = IoLoop(name="stopping-io")
+    io_loop.start()
+    started = threading.Event()
+
+    async def forever() -> None:
+        started.set()
+        await anyio.sleep(3600)
+
+    handle = io_loop.spawn(forever, name="forever")
+    assert started.wait(5)
+    io_loop.stop(timeout=5)
+    assert handle.future.cancelled()

@@ -481,10 +481,10 @@ def test_per_server_updates_end_in_the_table_that_naming_every_catalog_at_once_g
     for server, names in steps:
         if names is None:
             catalogs.pop(server, None)
-            table._catalogs.pop(server, None)
+            table._servers[server].catalog = None
         else:
             catalogs[server] = names
-            table._catalogs[server] = ServerCatalog(server, 1, definitions(*names), ())
+            table._servers[server].catalog = ServerCatalog(server, 1, definitions(*names), ())
         table._update_server(server)
 
         batches = {name: catalogs[name] for name in SERVER_NAMES if name in catalogs}
@@ -502,3 +502,15 @@ def test_per_server_updates_end_in_the_table_that_naming_every_catalog_at_once_g
                 v.tool: v.rejected_reason for v in expected.values() if v.server == name and not v.is_accepted
             }
             assert table._rejected_of(name) == rejected
+
+
+def test_a_tool_the_session_rejected_once_does_not_hide_a_valid_listing_of_the_same_name() -> None:
+    # A server that lists "x" twice, once broken (the session rejects that copy) and once valid: the valid
+    # one is judged by naming like any other, as before the per-server record.
+    config = TroupeConfig(approval_mode="auto", servers={"a": stdio_server("a", "unused")})
+    table = RegistryActor(config=config, runtime=Runtime(IoLoop()))  # not started: driven directly
+    table._servers["a"].catalog = ServerCatalog("a", 1, definitions("x"), (("x", "invalid inputSchema"),))
+    table._update_server("a")
+
+    assert [spec.name for spec in table._list_tools(ready_only=False)] == ["mcp__a__x"]
+    assert table._rejected_of("a") == {"x": "invalid inputSchema"}

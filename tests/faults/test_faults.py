@@ -320,7 +320,7 @@ def test_events_tell_the_story_of_a_crash_and_a_reconnect() -> None:
         assert pid is not None
         os.kill(pid, signal.SIGKILL)
         seen: list[tuple[str, int]] = []
-        for event in troupe.events(timeout=10):
+        for event in troupe.events(timeout=10, history=True):  # from the first connect on
             assert event.server == "story"
             seen.append((event.kind, event.incarnation))
             if event.kind == "connected" and event.incarnation == 2:

@@ -13,6 +13,7 @@ from mcp_troupe.policy.names import (
     MAX_NAME_LENGTH,
     NAME_PATTERN,
     SERVER_NAME_PATTERN,
+    NameTable,
     NameVerdict,
     assign_names,
     qualify,
@@ -273,3 +274,52 @@ def test_no_two_accepted_tools_share_a_qualified_name(batches: dict[str, list[st
 
     assert len(accepted) == len(set(accepted))
     assert all(NAME_PATTERN.match(name) for name in accepted)
+
+
+# --- NameTable: assign_names kept up to date one server at a time ----------------------------------------
+
+_SERVERS = ("a", "a__b", "fs", "fs__a", "my.fs", "my_fs")
+_TOOLS = ("b__c", "c", "b", "a.b", "a_b", "read", "a__b", "mcp_prompts")
+
+
+@given(
+    steps=st.lists(
+        st.tuples(st.sampled_from(_SERVERS), st.none() | st.lists(st.sampled_from(_TOOLS), max_size=5)),
+        max_size=12,
+    )
+)
+def test_a_name_table_updated_server_by_server_equals_naming_everything_at_once(
+    steps: list[tuple[str, list[str] | None]],
+) -> None:
+    table = NameTable(_SERVERS, reserved={"mcp_prompts"})
+    current: dict[str, list[str]] = {}
+    verdicts: dict[tuple[str, str], NameVerdict] = {}
+    for server, tools in steps:
+        touched = table.set_server(server, tools)
+        if tools is None:
+            current.pop(server, None)
+        else:
+            current[server] = tools
+        for key in [key for key in verdicts if key[0] == server or verdicts[key].qualified in touched]:
+            del verdicts[key]
+        for qualified in touched:
+            verdicts.update({(v.server, v.tool): v for v in table.verdicts_of(qualified)})
+
+        expected = assign_names(
+            {name: current[name] for name in _SERVERS if name in current}, reserved={"mcp_prompts"}
+        )
+        assert verdicts == expected
+        for name in _SERVERS:
+            assert list(table.names_of(name)) == list(dict.fromkeys(current.get(name, [])))
+
+
+def test_a_server_outside_the_given_order_comes_after_the_known_ones() -> None:
+    table = NameTable(["fs"])
+    table.set_server("zz", ["x__y"])
+    touched = table.set_server("fs", [])
+    touched += table.set_server("zz__x", ["y"])
+
+    (first, second) = table.verdicts_of("mcp__zz__x__y")
+    assert (first.server, second.server) == ("zz", "zz__x")
+    assert "collides with 'y' of server 'zz__x'" in (first.rejected_reason or "")
+    assert touched == ["mcp__zz__x__y"]

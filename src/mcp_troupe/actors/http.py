@@ -16,12 +16,13 @@ What goes over the wire (spec: 2025-03-26 and 2025-06-18 basic/transports, "Stre
   servers that check the lifecycle refuse requests that overtake it.
 - The answer is ``application/json`` (one message, or for 2025-03-26 a batch, split into frames), an
   ``text/event-stream`` of messages (server requests and notifications may come before the response), or
-  ``202 Accepted`` for a notification or response we sent. Every message goes to the session as ``Inbound``
-  in arrival order.
+  ``202 Accepted`` for a notification or response we sent. Every message goes to the connection's lane (its
+  request engine) in arrival order.
 - ``Mcp-Session-Id`` is taken only from a successful ``initialize`` answer and sent on every later request;
   ``MCP-Protocol-Version`` is sent after the handshake when the negotiated revision has that header
   (2025-06-18). Neither goes on ``initialize`` itself.
-- A 4xx/5xx answer to a request fails that call (``RequestFailed`` with an :class:`HttpError`); it is never
+- A 4xx/5xx answer to a request fails that call (``lane.fail`` with an :class:`HttpError`, or the JSON-RPC
+  error its body carries, as modern servers send); it is never
   retried here. A 404 to a request that carried a session id means the session is gone: the id is dropped
   first, then ``SessionExpired`` is reported and the session re-initialises.
 - Authorization (``auth: oauth``): every request carries ``Authorization: Bearer <token>`` from the server's
@@ -59,6 +60,7 @@ from mcp_troupe._version import __version__
 from mcp_troupe.actors.lane import CallLane, Outgoing
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import Opened, OpenFailed, SessionExpired, TransportDown
+from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import (
@@ -1182,7 +1184,7 @@ def _method_of(message: jsonrpc.Message) -> str:
     return "a response"
 
 
-class HttpTransport(pykka.ThreadingActor):
+class HttpTransport(Supervised, pykka.ThreadingActor):
     """One Streamable HTTP connection's lifecycle: prepare the client on ``Open``, DELETE and close on
     ``CloseTransport``."""
 
@@ -1197,12 +1199,14 @@ class HttpTransport(pykka.ThreadingActor):
         runtime: Runtime,
         max_frame: int = 16 * 1024 * 1024,
         auth: TokenSource | None = None,
+        parent: pykka.ActorRef[Any] | None = None,
     ) -> None:
         super().__init__()
         self.config = config
         self.runtime = runtime
         self.session = session
         self.incarnation = incarnation
+        self.parent, self.server = parent, config.name
         self.connection = _HttpConnection(config, incarnation, session, runtime, max_frame, auth)
         self._is_closing = False
 
@@ -1222,7 +1226,11 @@ class HttpTransport(pykka.ThreadingActor):
                     return
                 try:
                     self.runtime.loop.spawn(
-                        self.connection.run, ssl_context, proxy, name=f"http {self.config.name}"
+                        self.connection.run,
+                        ssl_context,
+                        proxy,
+                        name=f"http {self.config.name}",
+                        on_error=self._on_run_failed,
                     )
                 except TroupeClosed as exc:
                     safe_tell(
@@ -1242,6 +1250,11 @@ class HttpTransport(pykka.ThreadingActor):
             case _:
                 assert_never(msg)
 
+    def _on_run_failed(self, error: BaseException) -> None:
+        # The connection's task died of an error it did not expect: the connection is gone, and the session
+        # must hear now (before or after the handshake alike). Runs on the loop thread; a tell never blocks.
+        safe_tell(self.session, TransportDown(self.incarnation, f"the HTTP connection failed: {error!r}"))
+
     async def _close(self, reply_to: Future[tuple[str, ...]], grace: float) -> None:
         try:
             await self.connection.close(grace)
@@ -1253,6 +1266,10 @@ class HttpTransport(pykka.ThreadingActor):
         # Stopped without a graceful close (the troupe is being torn down): never leave the client open.
         if not self._is_closing:
             self.runtime.loop.post_if_running(self.connection.abort)
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in a handler: the client goes at once, as on a forced stop."""
+        self.runtime.loop.post_if_running(self.connection.abort)
 
 
 def _complete(reply_to: Future[tuple[str, ...]]) -> None:

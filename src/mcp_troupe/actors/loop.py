@@ -5,6 +5,13 @@ with ``actor_ref.tell(...)``. Nothing on the loop blocks or asks an actor (DESIG
 
 The loop is started with ``anyio.run`` on the asyncio backend so that tasks live in one task group with
 cancel scopes; transports use asyncio's protocol callbacks directly where that saves a task per read.
+
+Why not anyio's ``BlockingPortal``: its ``start_task_soon`` waits until the loop has taken the task (a
+``from_thread.run_sync`` round trip), and that wait is what DESIGN §2 rule 2 forbids to actors. So
+:meth:`IoLoop.spawn` posts without waiting, but keeps the portal's shape: the :class:`TaskHandle` it returns
+holds a ``concurrent.futures.Future`` with the task's outcome, and cancelling one cancels the other. A task's
+exception is never swallowed: it is logged with the task's name, set on that future, and handed to the
+spawner's ``on_error`` (for instance, a transport's open task tells its session that opening failed).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,25 +33,42 @@ import pykka
 from mcp_troupe.errors import TroupeClosed
 from mcp_troupe.types import TroupeEvent
 
-__all__ = ["IoLoop", "Runtime", "TaskHandle", "safe_tell"]
+__all__ = ["EVENT_HISTORY", "IoLoop", "Runtime", "TaskHandle", "safe_tell"]
 
 log = logging.getLogger("mcp_troupe.loop")
 
+EVENT_HISTORY = 1000
+"""Events kept for subscribers that ask for history (``Troupe.events(history=True)``)."""
+SUBSCRIBER_BACKLOG = 10_000
+"""Unread events one subscriber may hold; beyond that its oldest are dropped."""
+
 
 class TaskHandle:
-    """A task spawned on the loop; ``cancel()`` may be called from any thread, before or after it starts."""
+    """A task spawned on the loop; ``cancel()`` may be called from any thread, before or after it starts.
 
-    __slots__ = ("_cancelled", "_loop", "_scope")
+    ``future`` completes with the task's result, its exception, or cancelled (as anyio's portal futures do);
+    cancelling the future cancels the task too.
+    """
+
+    __slots__ = ("_cancelled", "_loop", "_scope", "future")
 
     def __init__(self, loop: IoLoop) -> None:
         self._loop = loop
         self._scope: anyio.CancelScope | None = None
         self._cancelled = False
+        self.future: Future[Any] = Future()
+        self.future.add_done_callback(self._on_future_done)
 
     def cancel(self) -> None:
         """Cancel the task (a no-op once it has finished)."""
         self._cancelled = True
+        self.future.cancel()
         self._loop.post_if_running(self._cancel_on_loop)
+
+    def _on_future_done(self, future: Future[Any]) -> None:
+        if future.cancelled() and not self._cancelled:
+            self._cancelled = True
+            self._loop.post_if_running(self._cancel_on_loop)
 
     def _cancel_on_loop(self) -> None:
         if self._scope is not None:
@@ -65,9 +90,7 @@ class IoLoop:
         self._stop_requested: anyio.Event | None = None
         self._closed = False
         # Tasks to start, handed from loop callbacks to the spawner task (see _spawner).
-        self._to_spawn: deque[tuple[TaskHandle, Callable[..., Awaitable[Any]], tuple[Any, ...], str]] = (
-            deque()
-        )
+        self._to_spawn: deque[_Spawn] = deque()
         self._spawn_wanted: asyncio.Event | None = None
 
     @property
@@ -166,20 +189,30 @@ class IoLoop:
         assert self._loop is not None
         self._loop.call_later(delay, fn, *args)
 
-    def spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any, name: str = "") -> TaskHandle:
-        """Start ``await fn(*args)`` as a task on the loop; exceptions are logged, never lost."""
+    def spawn(
+        self,
+        fn: Callable[..., Awaitable[Any]],
+        *args: Any,
+        name: str = "",
+        on_error: Callable[[BaseException], object] | None = None,
+    ) -> TaskHandle:
+        """Start ``await fn(*args)`` as a task on the loop, without waiting for the loop.
+
+        An exception of the task is logged with ``name``, set on the handle's future, and passed to
+        ``on_error`` (called on the loop thread: it must not block; a report to an actor is a ``tell``).
+        Raises :class:`TroupeClosed` when the loop is not running.
+        """
         handle = TaskHandle(self)
-        self.post(self._start_task, handle, fn, args, name)
+        self.post(self._start_task, _Spawn(handle, fn, args, name, on_error))
         return handle
 
-    def _start_task(
-        self, handle: TaskHandle, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...], name: str
-    ) -> None:
+    def _start_task(self, spawn: _Spawn) -> None:
         # This runs as a plain loop callback, outside any task. anyio needs a task to tell which backend it
         # runs on when sniffio is installed, so the task group is entered from the spawner task instead.
         if self._spawn_wanted is None or self._closed:
+            spawn.handle.future.cancel()
             return
-        self._to_spawn.append((handle, fn, args, name))
+        self._to_spawn.append(spawn)
         self._spawn_wanted.set()
 
     async def _spawner(self) -> None:
@@ -188,20 +221,40 @@ class IoLoop:
             await self._spawn_wanted.wait()
             self._spawn_wanted.clear()
             while self._to_spawn:
-                handle, fn, args, name = self._to_spawn.popleft()
-                self._task_group.start_soon(self._run_task, handle, fn, args, name, name=name or None)
+                spawn = self._to_spawn.popleft()
+                self._task_group.start_soon(self._run_task, spawn, name=spawn.name or None)
 
-    async def _run_task(
-        self, handle: TaskHandle, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...], name: str
-    ) -> None:
+    async def _run_task(self, spawn: _Spawn) -> None:
+        handle = spawn.handle
         if handle._cancelled:
             return  # cancelled before it started: a cancel scope would only stop it at its first await
-        with anyio.CancelScope() as scope:
-            handle._scope = scope
+        outcome: Exception | None = None
+        result: Any = None
+        is_finished = False
+        try:
+            with anyio.CancelScope() as scope:
+                handle._scope = scope
+                try:
+                    result = await spawn.fn(*spawn.args)
+                    is_finished = True
+                except Exception as exc:
+                    outcome = exc
+        finally:
+            if not is_finished and outcome is None:
+                handle.future.cancel()  # cancelled, by its handle or by the loop stopping
+        if outcome is None:
+            if is_finished and not handle.future.done():
+                handle.future.set_result(result)
+            return
+        # Never swallowed: logged with the task's name, kept on its future, and reported to the spawner.
+        log.error("task %s failed: %r", spawn.name or spawn.fn, outcome, exc_info=outcome)
+        if not handle.future.done():
+            handle.future.set_exception(outcome)
+        if spawn.on_error is not None:
             try:
-                await fn(*args)
+                spawn.on_error(outcome)
             except Exception:
-                log.exception("task %s failed", name or fn)
+                log.exception("task %s: its on_error handler failed", spawn.name or spawn.fn)
 
     @property
     def asyncio_loop(self) -> asyncio.AbstractEventLoop:
@@ -221,6 +274,15 @@ class IoLoop:
                 log.warning("the I/O loop did not stop within %s s", timeout)
         elif self._loop is not None and not self.in_loop_thread() and not self._finished.wait(timeout):
             log.warning("the I/O tasks did not stop within %s s", timeout)
+
+
+@dataclass(frozen=True, slots=True)
+class _Spawn:
+    handle: TaskHandle
+    fn: Callable[..., Awaitable[Any]]
+    args: tuple[Any, ...]
+    name: str
+    on_error: Callable[[BaseException], object] | None
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -251,7 +313,9 @@ class Runtime:
     """
 
     loop: IoLoop
-    events: queue.Queue[TroupeEvent] = field(default_factory=lambda: queue.Queue(maxsize=10_000))
+    history: deque[TroupeEvent] = field(default_factory=lambda: deque(maxlen=EVENT_HISTORY))
+    _subscribers: list[queue.Queue[TroupeEvent]] = field(default_factory=list)
+    _events_lock: threading.Lock = field(default_factory=threading.Lock)
     _actors: list[pykka.ActorRef[Any]] = field(default_factory=list)
     _actors_lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -263,16 +327,28 @@ class Runtime:
         return ref
 
     def emit(self, kind: str, server: str, incarnation: int, detail: str = "") -> None:
-        """Publish an event; the oldest is dropped when nobody reads them."""
+        """Publish an event to every subscriber and to the history."""
         event = TroupeEvent(kind=kind, server=server, incarnation=incarnation, detail=detail, at=time.time())
-        try:
-            self.events.put_nowait(event)
-        except queue.Full:
-            try:
-                self.events.get_nowait()
-            except queue.Empty:
-                pass
-            self.events.put_nowait(event)
+        with self._events_lock:
+            self.history.append(event)
+            for inbox in self._subscribers:
+                _put_dropping_oldest(inbox, event)
+
+    def subscribe(self, *, history: bool = False) -> queue.Queue[TroupeEvent]:
+        """A new subscriber's inbox: every event emitted from now on (and, with ``history``, those kept)."""
+        inbox: queue.Queue[TroupeEvent] = queue.Queue(maxsize=SUBSCRIBER_BACKLOG)
+        with self._events_lock:
+            if history:
+                for event in self.history:
+                    _put_dropping_oldest(inbox, event)
+            self._subscribers.append(inbox)
+        return inbox
+
+    def unsubscribe(self, inbox: queue.Queue[TroupeEvent]) -> None:
+        """Stop delivering events to ``inbox``."""
+        with self._events_lock:
+            if inbox in self._subscribers:
+                self._subscribers.remove(inbox)
 
     def stop_actors(self, timeout: float) -> list[str]:
         """Stop every tracked actor still alive; return the names of those that did not stop in time."""
@@ -291,3 +367,15 @@ class Runtime:
             if not ref.actor_stopped.wait(max(0.0, deadline - time.monotonic())):
                 stuck.append(str(ref))
         return stuck
+
+
+def _put_dropping_oldest(inbox: queue.Queue[TroupeEvent], event: TroupeEvent) -> None:
+    # Only emit() puts into an inbox, under the events lock, so after one get there is room.
+    try:
+        inbox.put_nowait(event)
+    except queue.Full:
+        try:
+            inbox.get_nowait()
+        except queue.Empty:
+            pass
+        inbox.put_nowait(event)

@@ -55,6 +55,7 @@ import httpx
 import pykka
 
 from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.supervisor import AuthStateChanged
 from mcp_troupe.config import OAuthConfig, ServerConfig
 from mcp_troupe.credentials import CredentialLock, CredentialStore
@@ -828,7 +829,7 @@ class _TokensChanged:
 OAuthFlowMessage = _TokensChanged
 
 
-class OAuthFlow(pykka.ThreadingActor):
+class OAuthFlow(Supervised, pykka.ThreadingActor):
     """One HTTP server's OAuth: owns its :class:`BearerTokens` (the tokens, the shared refresh, the store
     handle) across connections, and reports each change to the supervisor as ``AuthStateChanged``."""
 
@@ -847,6 +848,7 @@ class OAuthFlow(pykka.ThreadingActor):
         self.server = server
         self.tokens = tokens
         self.supervisor = supervisor
+        self.parent = supervisor
         self.runtime = runtime
         self._clock = clock
         # Constructed on the supervisor's thread, before any transport holds `tokens`.
@@ -873,6 +875,10 @@ class OAuthFlow(pykka.ThreadingActor):
             self.runtime.loop.spawn(self.tokens.aclose, name=f"oauth close {self.server}")
         except TroupeClosed:
             pass
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in a handler: close the token client, as on a stop (the supervisor starts a new flow)."""
+        self.on_stop()
 
 
 def start_oauth_flow(

@@ -28,8 +28,9 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
@@ -37,9 +38,11 @@ from typing import Any, assert_never
 import pykka
 
 from mcp_troupe._futures import fail as _fail
+from mcp_troupe.actors.backoff import RestartIntensity
 from mcp_troupe.actors.lane import CallLane, FastRoute, RouteBoard
-from mcp_troupe.actors.loop import Runtime, safe_tell
-from mcp_troupe.actors.session import CallRequest, CancelCall
+from mcp_troupe.actors.loop import Runtime, TaskHandle, safe_tell
+from mcp_troupe.actors.session import CallRequest, CancelCall, ListAll
+from mcp_troupe.actors.supervision import ChildFailed, Parent, Supervised
 from mcp_troupe.actors.supervisor import (
     RestartServer,
     ServerCatalog,
@@ -66,6 +69,7 @@ from mcp_troupe.errors import (
     ConnectionLost,
     ServerNotReady,
     ToolDenied,
+    TroupeBroken,
     TroupeClosed,
     TroupeError,
     UnknownServer,
@@ -74,7 +78,7 @@ from mcp_troupe.errors import (
 from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.gate import decide
-from mcp_troupe.policy.names import name_rejection, qualify
+from mcp_troupe.policy.names import NameTable, NameVerdict
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
@@ -100,6 +104,8 @@ __all__ = [
 log = logging.getLogger("mcp_troupe.registry")
 _COUNTER_LOCK = threading.Lock()
 
+SUPERVISOR_RESTARTS = 3
+"""A server whose supervisor crashes more often than this within 60 s is ``failed`` (restart intensity)."""
 RESULTS_MAX_ENTRIES = 64
 """Cut tool outputs kept for ``mcp_resources`` (the oldest go first)."""
 RESULTS_MAX_CHARS = 32 * 1024 * 1024
@@ -206,6 +212,13 @@ class _ApprovalDecided:
     remember: bool
 
 
+@dataclass(frozen=True, slots=True)
+class _ApprovalAbandoned:
+    """The caller cancelled the future of a call waiting for approval (an ``acall`` task was cancelled)."""
+
+    reply_to: Future[Any]
+
+
 RegistryMessage = (
     CallTool
     | CancelToolCall
@@ -222,6 +235,8 @@ RegistryMessage = (
     | ServerCatalog
     | ServerDown
     | _ApprovalDecided
+    | _ApprovalAbandoned
+    | ChildFailed
 )
 
 
@@ -230,10 +245,43 @@ class _ServerPart:
     """One server's tools after policy, before naming: what the table needs to re-judge its names alone."""
 
     policy_rejected: dict[str, str]
-    # Tool name → times listed, (first definition, its verdict), qualified name; each in listing order.
-    listed: dict[str, int] = field(default_factory=dict)
+    # Tool name → (first definition, its verdict), in listing order; and the names policy accepted, in
+    # listing order with repeats (a repeat is a naming rejection), which go to the NameTable.
     definitions: dict[str, tuple[ToolDefinition, ToolVerdict]] = field(default_factory=dict)
-    qualified: dict[str, str] = field(default_factory=dict)
+    accepted: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Server:
+    """Everything the registry knows of one configured server; this actor alone reads and writes it."""
+
+    config: ServerConfig
+    status: ServerStatus
+    supervisor: pykka.ActorRef[Any] | None = None
+    # The newest incarnation that came up, and its session and lane while it is up (calls route there).
+    incarnation: int = 0
+    session: pykka.ActorRef[Any] | None = None
+    session_incarnation: int = 0
+    lane: CallLane | None = None
+    # The catalog as it arrived; the catalog the verdicts were computed for, and each tool's verdict by name;
+    # the injection checks of its definitions (reused across listings).
+    catalog: ServerCatalog | None = None
+    verdicts_for: ServerCatalog | None = None
+    verdicts: dict[str, ToolVerdict] = field(default_factory=dict)
+    content_checks: dict[tuple[str, str | None], ContentChecks] = field(default_factory=dict)
+    # Its tools after policy (None: no catalog), and the tools naming rejected, with why.
+    part: _ServerPart | None = None
+    name_rejected: dict[str, str] = field(default_factory=dict)
+    # The built-in capabilities ("resources", "prompts") of its last handshake. Kept while the server
+    # reconnects, so the built-in tools stay listed (not ready) instead of coming and going.
+    offers: frozenset[str] | None = None
+    # Crashes of its supervisor (each answered with a new one), limited like OTP's restart intensity.
+    restarts: RestartIntensity = field(default_factory=lambda: RestartIntensity(SUPERVISOR_RESTARTS, 60.0))
+
+    @property
+    def is_ready(self) -> bool:
+        """Whether calls can be routed to it now: it is up, and its connection has not ended meanwhile."""
+        return self.session is not None and (self.lane is None or not self.lane.is_closed)
 
 
 @dataclass(slots=True)
@@ -243,8 +291,12 @@ class _Route:
     fingerprint: str = ""
 
 
-class RegistryActor(pykka.ThreadingActor):
-    """The tool table and the router."""
+class RegistryActor(Supervised, pykka.ThreadingActor):
+    """The tool table and the router; supervises one ServerSupervisor per server.
+
+    ``parent`` hears of this actor's own crash (the facade passes a function that makes every later call
+    raise :class:`~mcp_troupe.errors.TroupeBroken`).
+    """
 
     use_daemon_thread = True
 
@@ -257,70 +309,72 @@ class RegistryActor(pykka.ThreadingActor):
         supervisor_factory: Callable[..., pykka.ActorRef[Any]] | None = None,
         approver: Approver | None = None,
         board: RouteBoard | None = None,
+        parent: Parent | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
+        self.parent = parent
+        self._clock = clock
         self.approver = approver
         # Routes the facade may take without asking us (see the module docstring); only we write it.
         self.board = board if board is not None else RouteBoard()
-        self._lanes: dict[str, CallLane] = {}
         # Approved definitions, by fingerprint, for the life of the process (rug-pull detection).
         self._approvals = ApprovalBook()
-        # Per server: the catalog the verdicts were computed for, and each tool's verdict by name.
-        self._verdicts: dict[str, tuple[ServerCatalog, dict[str, ToolVerdict]]] = {}
-        self._content_checks: dict[str, dict[tuple[str, str | None], ContentChecks]] = {}
         self.config = config
         self.runtime = runtime
         # The built-in tools' names are reserved too: a server tool called mcp_resources is rejected as a
         # would-be shadow, like one named after any of the agent's own tools.
         self.reserved_names = tuple(dict.fromkeys((*reserved_names, *sorted(BUILTIN_NAMES))))
         self._reserved_set = frozenset(self.reserved_names)
-        self._server_order = {name: index for index, name in enumerate(config.servers)}
         self._supervisor_factory = supervisor_factory or ServerSupervisor.start
-        self._supervisors: dict[str, pykka.ActorRef[Any]] = {}
-        self._statuses: dict[str, ServerStatus] = {}
-        self._sessions: dict[str, tuple[int, pykka.ActorRef[Any]]] = {}
-        self._incarnations: dict[str, int] = {}
-        self._catalogs: dict[str, ServerCatalog] = {}
-        # The table, kept up to date one server at a time (_update_server): qualified name → spec and route;
-        # each server's tools after policy; every qualified name's holders; rejections by naming.
+        # One record per configured server, in configuration order.
+        self._servers: dict[str, _Server] = {
+            name: _Server(
+                config=server,
+                status=ServerStatus(name=name, transport=server.transport, state=ServerState.CONNECTING),
+            )
+            for name, server in config.servers.items()
+        }
+        # The table, kept up to date one server at a time (_update_server): qualified name → spec and route,
+        # and the naming of every server's accepted tools.
         self._table: dict[str, ToolSpec] = {}
         self._routes: dict[str, _Route] = {}
-        self._parts: dict[str, _ServerPart] = {}
-        self._holders: dict[str, dict[tuple[str, str], None]] = {}
-        self._name_rejected: dict[str, dict[str, str]] = {}
+        self._names = NameTable(tuple(config.servers), reserved=self._reserved_set)
         # Qualified name → why it was rejected, so calling a rejected tool says so instead of "unknown".
         self._rejected_names: dict[str, str] = {}
         self._settle_waiters: list[Future[None]] = []
         self._is_shut_down = False
-        # Server → the built-in capabilities ("resources", "prompts") of its last handshake. Kept while the
-        # server reconnects, so the built-in tools stay listed (not ready) instead of coming and going.
-        self._offers: dict[str, frozenset[str]] = {}
+        # Calls waiting for the approver, by their reply_to: the task asking, and the call. A call cancelled
+        # meanwhile leaves this map, so the approver's later yes finds nothing to forward.
+        self._awaiting_approval: dict[Future[Any], tuple[TaskHandle, CallTool]] = {}
         # troupe://results/<id> → the whole text of a cut tool output, oldest first.
         self._results: OrderedDict[str, str] = OrderedDict()
         self._results_chars = 0
 
     def on_start(self) -> None:
-        for name, server in self.config.servers.items():
+        for name, record in self._servers.items():
+            server = record.config
             reason = self._skip_reason(server)
             if reason is not None:
-                self._statuses[name] = ServerStatus(
+                record.status = ServerStatus(
                     name=name, transport=server.transport, state=ServerState.SKIPPED, last_error=reason
                 )
                 log.info("server %s: skipped (%s)", name, reason)
                 continue
-            self._statuses[name] = ServerStatus(
-                name=name, transport=server.transport, state=ServerState.CONNECTING
+            self._start_supervisor(record)
+
+    def _start_supervisor(self, record: _Server, **carried: Any) -> None:
+        ref = self.runtime.track(
+            self._supervisor_factory(
+                config=record.config,
+                reconnect=self.config.reconnect,
+                registry=self.actor_ref,
+                runtime=self.runtime,
+                **carried,
             )
-            ref = self.runtime.track(
-                self._supervisor_factory(
-                    config=server,
-                    reconnect=self.config.reconnect,
-                    registry=self.actor_ref,
-                    runtime=self.runtime,
-                )
-            )
-            self._supervisors[name] = ref
-            ref.tell(StartServer())
+        )
+        record.supervisor = ref
+        ref.tell(StartServer())
 
     def _skip_reason(self, server: ServerConfig) -> str | None:
         if not self.config.mcp_enabled:
@@ -340,14 +394,17 @@ class RegistryActor(pykka.ThreadingActor):
             case CallTool():
                 self._on_call(msg)
             case CancelToolCall():
+                if msg.reply_to in self._awaiting_approval:
+                    self._cancel_approval(msg.reply_to, msg.reason)
+                    return
                 if msg.name in BUILTIN_NAMES:
                     # Failing the future cancels the built-in's task, which cancels its request in flight.
                     _fail(msg.reply_to, CallCancelled(BUILTIN_SERVER, None, msg.name))
                     return
                 route = self._routes.get(msg.name)
-                session = self._sessions.get(route.server) if route is not None else None
+                session = self._servers[route.server].session if route is not None else None
                 if session is not None:
-                    safe_tell(session[1], CancelCall(msg.reply_to, msg.reason))
+                    safe_tell(session, CancelCall(msg.reply_to, msg.reason))
             case ListTools():
                 msg.reply_to.set_result(self._list_tools(msg.ready_only))
             case GetStatus():
@@ -358,13 +415,14 @@ class RegistryActor(pykka.ThreadingActor):
                 self._settle_waiters.append(msg.reply_to)
                 self._release_settle_waiters()
             case StatusChanged(status=status):
-                if status.incarnation >= self._statuses.get(status.name, status).incarnation:
-                    self._statuses[status.name] = status
+                record = self._servers.get(status.name)
+                if record is not None and status.incarnation >= record.status.incarnation:
+                    record.status = status
                     self._release_settle_waiters()
             case ServerUp():
                 self._on_server_up(msg)
             case ServerCatalog():
-                if not self._is_shut_down and msg.incarnation == self._incarnations.get(msg.server):
+                if not self._is_shut_down and msg.incarnation == self._servers[msg.server].incarnation:
                     self._on_catalog(msg)
             case ServerDown():
                 self._on_server_down(msg)
@@ -374,9 +432,14 @@ class RegistryActor(pykka.ThreadingActor):
                 self._on_shutdown(msg.reply_to)
             case _ApprovalDecided():
                 self._on_approval_decided(msg)
+            case _ApprovalAbandoned():
+                if msg.reply_to in self._awaiting_approval:
+                    self._cancel_approval(msg.reply_to, "the caller cancelled the call")
             case StoreResult():
                 if not self._is_shut_down:
                     self._store_result(msg.uri, msg.text)
+            case ChildFailed():
+                self._on_supervisor_failed(msg)
             case _:
                 assert_never(msg)
 
@@ -390,20 +453,17 @@ class RegistryActor(pykka.ThreadingActor):
         if route is None:
             _fail(msg.reply_to, self._unknown_tool(msg.name))
             return
-        session = self._sessions.get(route.server)
-        if session is None:
-            status = self._statuses.get(route.server)
-            state = str(status.state) if status is not None else "unknown"
-            _fail(msg.reply_to, ServerNotReady(route.server, state, status.last_error if status else None))
+        record = self._servers[route.server]
+        if record.session is None:
+            _fail(msg.reply_to, _not_ready(record))
             return
         if self._is_allowed(msg, route):
-            lane = self._lanes.get(route.server)
-            if lane is not None:
+            if record.lane is not None:
                 # Cleared with nothing to ask or record: the same verdict holds until the board is emptied.
                 self.board.routes[msg.name] = FastRoute(
-                    lane, route.original_name, (self._table[msg.name].output_schema, route.server)
+                    record.lane, route.original_name, (self._table[msg.name].output_schema, route.server)
                 )
-            self._forward(msg, route, session[1])
+            self._forward(msg, route, record.session)
 
     def _forward(self, msg: CallTool, route: _Route, session: pykka.ActorRef[Any]) -> None:
         request = CallRequest(
@@ -466,15 +526,44 @@ class RegistryActor(pykka.ThreadingActor):
             reason=reason,
             is_changed=is_changed,
         )
-        self.runtime.loop.spawn(
-            self._ask_approver,
-            request,
-            msg,
-            route.fingerprint,
-            decision.remember,
-            name=f"approve {spec.name}",
-        )
+        self_ref = self.actor_ref
+        try:
+            handle = self.runtime.loop.spawn(
+                self._ask_approver,
+                request,
+                msg,
+                route.fingerprint,
+                decision.remember,
+                name=f"approve {spec.name}",
+                # ask() never raises; should the task still fail, the call is refused, not left waiting.
+                on_error=lambda error: safe_tell(
+                    self_ref,
+                    _ApprovalDecided(
+                        msg, route.fingerprint, False, f"asking for approval failed: {error!r}", False
+                    ),
+                ),
+            )
+        except TroupeClosed as exc:
+            _fail(msg.reply_to, exc)
+            return False
+        self._awaiting_approval[msg.reply_to] = (handle, msg)
+
+        def on_done(future: Future[Any]) -> None:
+            # An acall whose task is cancelled cancels its future; nobody tells us otherwise. A future we
+            # completed ourselves (a refusal, the call's result) needs no message.
+            if future.cancelled():
+                safe_tell(self_ref, _ApprovalAbandoned(future))
+
+        msg.reply_to.add_done_callback(on_done)
         return False
+
+    def _cancel_approval(self, reply_to: Future[Any], reason: str) -> None:
+        """Cancel a call that is waiting for approval: it never runs, whatever the approver says later."""
+        handle, call = self._awaiting_approval.pop(reply_to)
+        handle.cancel()
+        route = self._routes.get(call.name)
+        log.info("call to %s cancelled while waiting for approval (%s)", call.name, reason)
+        _fail(reply_to, CallCancelled(route.server if route is not None else "?", None, call.name))
 
     async def _ask_approver(
         self, request: ApprovalRequest, call: CallTool, fingerprint: str, remember: bool
@@ -485,8 +574,8 @@ class RegistryActor(pykka.ThreadingActor):
 
     def _on_approval_decided(self, msg: _ApprovalDecided) -> None:
         call = msg.call
-        if call.reply_to.done():  # the caller gave up while the human was thinking
-            return
+        if self._awaiting_approval.pop(call.reply_to, None) is None or call.reply_to.done():
+            return  # the caller cancelled or gave up while the human was thinking: the call never runs
         if not msg.is_approved:
             _fail(call.reply_to, ToolDenied(call.name, msg.why))
             return
@@ -502,13 +591,11 @@ class RegistryActor(pykka.ThreadingActor):
             self._approvals.approve(route.server, route.original_name, route.fingerprint)
             self._update_server(route.server)  # lifts a quarantine
         log.info("call to %s approved (%s)", call.name, msg.why)
-        session = self._sessions.get(route.server)
-        if session is None:
-            status = self._statuses.get(route.server)
-            state = str(status.state) if status is not None else "unknown"
-            _fail(call.reply_to, ServerNotReady(route.server, state, status.last_error if status else None))
+        record = self._servers[route.server]
+        if record.session is None:
+            _fail(call.reply_to, _not_ready(record))
             return
-        self._forward(call, route, session[1])
+        self._forward(call, route, record.session)
 
     def _on_builtin_call(self, msg: CallTool) -> None:
         if self._is_shut_down:
@@ -550,21 +637,17 @@ class RegistryActor(pykka.ThreadingActor):
 
     def _server_views(self) -> tuple[ServerView, ...]:
         """An immutable snapshot of every configured server, for one built-in call."""
-        views = []
-        for name, server in self.config.servers.items():
-            status = self._statuses.get(name)
-            session = self._sessions.get(name)
-            views.append(
-                ServerView(
-                    name=name,
-                    state=str(status.state) if status is not None else "unknown",
-                    offers=self._offers.get(name, frozenset()),
-                    is_trusted=server.trust_level == "trusted",
-                    session=session[1] if session is not None else None,
-                    timeout=server.timeout,
-                )
+        return tuple(
+            ServerView(
+                name=name,
+                state=str(record.status.state),
+                offers=record.offers or frozenset(),
+                is_trusted=record.config.trust_level == "trusted",
+                session=_SessionPort(record.session) if record.session is not None else None,
+                timeout=record.config.timeout,
             )
-        return tuple(views)
+            for name, record in self._servers.items()
+        )
 
     def _store_result(self, uri: str, text: str) -> None:
         if len(text) > RESULTS_MAX_CHARS:
@@ -594,60 +677,57 @@ class RegistryActor(pykka.ThreadingActor):
     # ---- the table -----------------------------------------------------------------------------------------
 
     def _on_server_up(self, msg: ServerUp) -> None:
-        if self._is_shut_down or msg.incarnation < self._incarnations.get(msg.server, 0):
+        record = self._servers[msg.server]
+        if self._is_shut_down or msg.incarnation < record.incarnation:
             return
-        self._incarnations[msg.server] = msg.incarnation
-        self._sessions[msg.server] = (msg.incarnation, msg.session)
-        if msg.lane is not None:
-            self._lanes[msg.server] = msg.lane
-        else:
-            self._lanes.pop(msg.server, None)
-        self._catalogs[msg.server] = msg.catalog
+        record.incarnation = msg.incarnation
+        record.session, record.session_incarnation = msg.session, msg.incarnation
+        record.lane = msg.lane
+        record.catalog = msg.catalog
         if msg.info is not None:
-            self._offers[msg.server] = frozenset(
+            record.offers = frozenset(
                 capability for capability in _BUILTIN_CAPABILITIES if msg.info.offers(capability)
             )
         self._update_server(msg.server)
 
     def _on_catalog(self, msg: ServerCatalog) -> None:
-        previous = self._catalogs.get(msg.server)
-        self._catalogs[msg.server] = msg
+        record = self._servers[msg.server]
+        previous, record.catalog = record.catalog, msg
         if previous is None or not _same_listing(previous, msg):
             self._update_server(msg.server)
             return
         # A refresh that changed nothing (a list_changed storm, a server announcing more than it changes):
         # the table, the verdicts and the cleared routes all stand.
-        cached = self._verdicts.get(msg.server)
-        if cached is not None and cached[0] is previous:
-            self._verdicts[msg.server] = (msg, cached[1])
+        if record.verdicts_for is previous:
+            record.verdicts_for = msg
 
     def _on_server_down(self, msg: ServerDown) -> None:
-        if msg.incarnation < self._incarnations.get(msg.server, 0):
+        record = self._servers[msg.server]
+        if msg.incarnation < record.incarnation:
             return
-        current = self._sessions.get(msg.server)
-        if current is not None and current[0] <= msg.incarnation:
-            del self._sessions[msg.server]
-            self._lanes.pop(msg.server, None)
+        if record.session is not None and record.session_incarnation <= msg.incarnation:
+            record.session = record.lane = None
             self.board.routes = {}
         if msg.unregister:
-            self._offers.pop(msg.server, None)
-        if msg.unregister and msg.server in self._catalogs:
-            del self._catalogs[msg.server]
+            record.offers = None
+        if msg.unregister and record.catalog is not None:
+            record.catalog = None
             self._update_server(msg.server)
 
-    def _tool_verdicts(self, server: str, catalog: ServerCatalog) -> dict[str, ToolVerdict]:
+    def _tool_verdicts(self, record: _Server, catalog: ServerCatalog) -> dict[str, ToolVerdict]:
         """Policy's verdict on each tool of ``catalog``, computed once per catalog that arrives."""
-        cached = self._verdicts.get(server)
-        if cached is not None and cached[0] is catalog:
-            return cached[1]
-        config = self.config.servers[server]
+        server = record.config.name
+        cached = record.verdicts_for
+        if cached is catalog:
+            return record.verdicts
+        config = record.config
         verdicts: dict[str, ToolVerdict] = {}
         # A definition the session passed on unchanged is the same object as before: its verdict stands.
-        previous = cached[1] if cached is not None else {}
-        previous_tools = {tool.name: tool for tool in cached[0].tools} if cached is not None else {}
+        previous = record.verdicts if cached is not None else {}
+        previous_tools = {tool.name: tool for tool in cached.tools} if cached is not None else {}
         # Checks of the previous catalog's definitions are reused; those of tools that are gone are dropped
         # below, so the cache never outgrows the server's tool list.
-        checks = dict(self._content_checks.get(server, {}))
+        checks = dict(record.content_checks)
         used: set[tuple[str, str | None]] = set()
         for tool in catalog.tools:
             if tool.name in previous and _is_same(previous_tools.get(tool.name), tool):
@@ -669,8 +749,8 @@ class RegistryActor(pykka.ThreadingActor):
                 log.warning("server %s: tool %r rejected: %s", server, tool.name, verdict.rejected)
             for warning in verdict.warnings:
                 log.warning("server %s: tool %r registered despite: %s", server, tool.name, warning)
-        self._verdicts[server] = (catalog, verdicts)
-        self._content_checks[server] = {key: value for key, value in checks.items() if key in used}
+        record.verdicts_for, record.verdicts = catalog, verdicts
+        record.content_checks = {key: value for key, value in checks.items() if key in used}
         return verdicts
 
     def _rebuild(self) -> None:
@@ -686,72 +766,46 @@ class RegistryActor(pykka.ThreadingActor):
         servers connecting one after another cost a hundred small updates, not a hundred whole rebuilds.
         The result equals :func:`~mcp_troupe.policy.names.assign_names` over every catalog at once.
         """
-        old = self._parts.pop(server, None)
-        catalog = self._catalogs.get(server)
-        new = self._server_part(server, catalog) if catalog is not None else None
-        touched: dict[str, None] = {}
-        if old is not None:
-            for tool, qualified in old.qualified.items():
-                holders = self._holders[qualified]
-                del holders[(server, tool)]
-                if not holders:
-                    del self._holders[qualified]
-                touched[qualified] = None
-            self._name_rejected.pop(server, None)
-        if new is not None:
-            self._parts[server] = new
-            for tool, qualified in new.qualified.items():
-                self._holders.setdefault(qualified, {})[(server, tool)] = None
-                touched[qualified] = None
-            self._name_rejected[server] = {}
+        record = self._servers[server]
+        catalog = record.catalog
+        record.part = part = self._server_part(record, catalog) if catalog is not None else None
+        touched = self._names.set_server(server, part.accepted if part is not None else None)
+        record.name_rejected = {}
         for qualified in touched:
             self._table.pop(qualified, None)
             self._routes.pop(qualified, None)
             self._rejected_names.pop(qualified, None)
-            for other, tool in self._holders.get(qualified, ()):
-                self._name_rejected[other].pop(tool, None)
         for qualified in touched:
-            for other, tool in self._holders.get(qualified, ()):
-                self._judge_name(other, tool, self._parts[other])
+            for verdict in self._names.verdicts_of(qualified):
+                self._register(verdict)
         self.board.routes = {}
 
-    def _server_part(self, server: str, catalog: ServerCatalog) -> _ServerPart:
+    def _server_part(self, record: _Server, catalog: ServerCatalog) -> _ServerPart:
         part = _ServerPart(policy_rejected=dict(catalog.rejected))
-        tool_verdicts = self._tool_verdicts(server, catalog)
+        tool_verdicts = self._tool_verdicts(record, catalog)
         for tool in catalog.tools:
             verdict = tool_verdicts[tool.name]
             if verdict.rejected is not None:
                 # Rejected tools take no part in naming: a filtered-out tool must not knock out its twin.
                 part.policy_rejected[tool.name] = verdict.rejected
                 continue
-            if tool.name in part.listed:
-                part.listed[tool.name] += 1
-                continue
-            part.listed[tool.name] = 1
-            part.definitions[tool.name] = (tool, verdict)
-            part.qualified[tool.name] = qualify(server, tool.name)
+            part.definitions.setdefault(tool.name, (tool, verdict))
+            part.accepted.append(tool.name)
         return part
 
-    def _judge_name(self, server: str, tool_name: str, part: _ServerPart) -> None:
-        qualified = part.qualified[tool_name]
-        holders: Iterable[tuple[str, str]] = self._holders[qualified]
-        if len(self._holders[qualified]) > 1:
-            # A collision names the other sides in configuration and listing order, however they arrived.
-            holders = sorted(holders, key=self._listing_position)
-        reason = name_rejection(
-            server,
-            tool_name,
-            qualified,
-            listed=part.listed[tool_name],
-            holders=holders,
-            reserved=self._reserved_set,
-        )
+    def _register(self, name: NameVerdict) -> None:
+        """Enter one tool in the table under its qualified name, or record why naming rejected it."""
+        server, qualified = name.server, name.qualified
+        record = self._servers[server]
+        reason = name.rejected_reason
         if reason is not None:
-            self._name_rejected[server][tool_name] = reason
+            record.name_rejected[name.tool] = reason
             self._rejected_names.setdefault(qualified, reason)
-            log.warning("server %s: tool %r rejected: %s", server, tool_name, reason)
+            log.warning("server %s: tool %r rejected: %s", server, name.tool, reason)
             return
-        tool, verdict = part.definitions[tool_name]
+        record.name_rejected.pop(name.tool, None)
+        assert record.part is not None  # the NameTable holds only tools of servers with a catalog
+        tool, verdict = record.part.definitions[name.tool]
         is_quarantined = self._approvals.status(server, tool.name, verdict.fingerprint) == "changed"
         if is_quarantined:
             log.warning(
@@ -774,26 +828,21 @@ class RegistryActor(pykka.ThreadingActor):
         )
         self._routes[qualified] = _Route(server, tool.name, verdict.fingerprint)
 
-    def _listing_position(self, key: tuple[str, str]) -> tuple[int, int]:
-        server, tool_name = key
-        return self._server_order[server], list(self._parts[server].listed).index(tool_name)
-
     def _rejected_of(self, server: str) -> dict[str, str]:
-        part = self._parts.get(server)
-        if part is None:
+        record = self._servers.get(server)
+        if record is None or record.part is None:
             return {}
-        return {**part.policy_rejected, **self._name_rejected.get(server, {})}
+        return {**record.part.policy_rejected, **record.name_rejected}
 
     def _list_tools(self, ready_only: bool) -> list[ToolSpec]:
         result = []
-        for server in self.config.servers:  # servers in configuration order, tools in listing order
-            part = self._parts.get(server)
-            if part is None:
+        for server, record in self._servers.items():  # configuration order, tools in listing order
+            if record.part is None:
                 continue
-            is_ready = self._is_connected(server)
+            is_ready = record.is_ready
             if ready_only and not is_ready:
                 continue
-            for tool_name, qualified in part.qualified.items():
+            for tool_name, qualified in self._names.names_of(server).items():
                 spec = self._table.get(qualified)
                 if spec is None or spec.server != server or spec.original_name != tool_name:
                     continue
@@ -810,11 +859,15 @@ class RegistryActor(pykka.ThreadingActor):
         """
         specs = []
         for tool in BUILTIN_TOOLS.values():
-            offering = [server for server, offers in self._offers.items() if tool.capability in offers]
+            offering = [
+                record
+                for record in self._servers.values()
+                if record.offers is not None and tool.capability in record.offers
+            ]
             has_results = tool.capability == "resources" and bool(self._results)
             if not offering and not has_results:
                 continue
-            is_ready = has_results or any(self._is_connected(server) for server in offering)
+            is_ready = has_results or any(record.is_ready for record in offering)
             if ready_only and not is_ready:
                 continue
             specs.append(tool.ready_spec(is_ready))
@@ -825,38 +878,88 @@ class RegistryActor(pykka.ThreadingActor):
         for spec in self._table.values():
             counts[spec.server] = counts.get(spec.server, 0) + 1
         return [
-            self._current(replace(status, tool_count=counts.get(name, 0), rejected=self._rejected_of(name)))
-            for name, status in self._statuses.items()
+            self._current(
+                record,
+                replace(record.status, tool_count=counts.get(name, 0), rejected=self._rejected_of(name)),
+            )
+            for name, record in self._servers.items()
         ]
 
-    def _is_connected(self, server: str) -> bool:
-        """Whether ``server`` has a ready connection this very moment.
+    def _current(self, record: _Server, status: ServerStatus) -> ServerStatus:
+        """``status``, corrected for a connection that ended before its supervisor's report arrived.
 
         The lane closes on the loop the moment the connection ends, before any caller is failed and before
         the supervisor hears of it; reading it here means that a caller who saw ``ConnectionLost`` never
-        finds the server listed as ready afterwards (the registry's own record catches up a message later).
+        finds the server listed as ready afterwards (the record catches up a message later).
         """
-        if server not in self._sessions:
-            return False
-        lane = self._lanes.get(server)
-        return lane is None or not lane.is_closed
-
-    def _current(self, status: ServerStatus) -> ServerStatus:
-        """``status``, corrected for a connection that ended before its supervisor's report arrived."""
-        if status.state is not ServerState.READY or self._is_connected(status.name):
+        if status.state is not ServerState.READY or record.is_ready or record.session is None:
             return status
-        lane = self._lanes.get(status.name)
-        reason = lane.close_reason if lane is not None else None
+        reason = record.lane.close_reason if record.lane is not None else None
         return replace(status, state=ServerState.CONNECTING, last_error=reason or status.last_error)
 
     def _release_settle_waiters(self) -> None:
         if not self._settle_waiters:
             return
-        if all(status.state.is_settled for status in self._statuses.values()):
+        if all(record.status.state.is_settled for record in self._servers.values()):
             waiters, self._settle_waiters = self._settle_waiters, []
             for waiter in waiters:
                 if not waiter.done():
                     waiter.set_result(None)
+
+    # ---- supervision -------------------------------------------------------------------------------------
+
+    def _on_supervisor_failed(self, msg: ChildFailed) -> None:
+        """A server's supervisor crashed (its children went with it): start a new one, or give up."""
+        record = self._servers.get(msg.server)
+        if (
+            record is None
+            or self._is_shut_down
+            or record.supervisor is None
+            or record.supervisor.actor_urn != msg.child.actor_urn
+        ):
+            return
+        record.supervisor = None
+        record.session = record.lane = None
+        self.board.routes = {}
+        incarnation = max(msg.incarnation, record.status.incarnation)
+        if not record.restarts.allow(self._clock()):
+            reason = f"{msg.reason}; gave up after {record.restarts.describe()}"
+            log.error("server %s: %s", msg.server, reason)
+            record.status = replace(
+                record.status, state=ServerState.FAILED, last_error=reason, pid=None, session_id=None
+            )
+            record.offers = None
+            if record.catalog is not None:
+                record.catalog = None
+                self._update_server(msg.server)
+            self.runtime.emit("failed", msg.server, incarnation, reason)
+            self._release_settle_waiters()
+            return
+        log.warning("server %s: %s; starting a new supervisor", msg.server, msg.reason)
+        record.status = replace(
+            record.status, state=ServerState.CONNECTING, last_error=msg.reason, pid=None, session_id=None
+        )
+        self.runtime.emit("crashed", msg.server, incarnation, msg.reason)
+        self._start_supervisor(record, incarnation=incarnation, last_error=msg.reason)
+
+    def crash_error(self, error: BaseException) -> BaseException:
+        """What the callers waiting on the registry get when it crashes."""
+        return TroupeBroken(f"the troupe's registry crashed: {error!r}; stop this Troupe and start a new one")
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in the registry: no route may outlive it, no waiter may hang, no server is left running."""
+        self.board.routes = {}
+        broken = self.crash_error(error)
+        awaiting, self._awaiting_approval = self._awaiting_approval, {}
+        for handle, call in awaiting.values():
+            handle.cancel()
+            _fail(call.reply_to, broken)
+        waiters, self._settle_waiters = self._settle_waiters, []
+        for waiter in waiters:
+            _fail(waiter, broken)
+        for record in self._servers.values():
+            if record.supervisor is not None:
+                safe_tell(record.supervisor, StopServer())
 
     # ---- operator actions and shutdown ---------------------------------------------------------------------
 
@@ -864,15 +967,17 @@ class RegistryActor(pykka.ThreadingActor):
         if self._is_shut_down:
             _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
             return
-        supervisor = self._supervisors.get(msg.server)
+        record = self._servers.get(msg.server)
         # Calls go through us again until the server is back; its lane is about to close anyway.
         self.board.routes = {}
-        if supervisor is None:
-            status = self._statuses.get(msg.server)
-            if status is not None:  # configured but skipped (disabled)
-                _fail(msg.reply_to, ServerNotReady(msg.server, str(status.state), status.last_error))
-            else:
-                _fail(msg.reply_to, UnknownServer(msg.server, tuple(self.config.servers)))
+        if record is None:
+            _fail(msg.reply_to, UnknownServer(msg.server, tuple(self.config.servers)))
+            return
+        supervisor = record.supervisor
+        if supervisor is None:  # configured but skipped (disabled)
+            _fail(
+                msg.reply_to, ServerNotReady(msg.server, str(record.status.state), record.status.last_error)
+            )
             return
         match msg:
             case Stop():
@@ -888,21 +993,48 @@ class RegistryActor(pykka.ThreadingActor):
         # Unregister every MCP tool first, so after this point the model sees none.
         self._is_shut_down = True
         self.board.routes = {}
-        self._table, self._routes, self._sessions, self._catalogs = {}, {}, {}, {}
-        self._parts, self._holders, self._name_rejected, self._rejected_names = {}, {}, {}, {}
-        self._lanes = {}
-        self._offers = {}
+        self._table, self._routes, self._rejected_names = {}, {}, {}
+        self._names = NameTable(tuple(self.config.servers), reserved=self._reserved_set)
+        for record in self._servers.values():
+            record.session = record.lane = record.catalog = record.part = record.offers = None
+            record.name_rejected = {}
         self._results.clear()
         self._results_chars = 0
         futures = []
-        for ref in self._supervisors.values():
+        for record in self._servers.values():
+            if record.supervisor is None:
+                continue
             done: Future[None] = Future()
-            if safe_tell(ref, StopServer(done)):
+            if safe_tell(record.supervisor, StopServer(done)):
                 futures.append(done)
         _complete_when_all(futures, reply_to)
+        awaiting, self._awaiting_approval = self._awaiting_approval, {}
+        for handle, call in awaiting.values():
+            handle.cancel()
+            _fail(call.reply_to, TroupeClosed("the troupe was stopped while the call waited for approval"))
         for waiter in self._settle_waiters:
             _fail(waiter, TroupeClosed("the troupe was stopped"))
         self._settle_waiters = []
+
+
+@dataclass(frozen=True, slots=True)
+class _SessionPort:
+    """A session as the built-in tools reach it (:class:`~mcp_troupe.builtin_tools.SessionPort`)."""
+
+    session: pykka.ActorRef[Any]
+
+    def list_all(self, method: str, reply_to: Future[Any], is_continuation: bool = False) -> bool:
+        return safe_tell(self.session, ListAll(method, reply_to, is_continuation))
+
+    def request(
+        self, method: str, params: Mapping[str, Any], reply_to: Future[Any], timeout: float | None
+    ) -> bool:
+        return safe_tell(self.session, CallRequest(method, params, reply_to, timeout))
+
+
+def _not_ready(record: _Server) -> ServerNotReady:
+    status = record.status
+    return ServerNotReady(status.name, str(status.state), status.last_error)
 
 
 def _is_same(a: object, b: object) -> bool:

@@ -46,6 +46,7 @@ from mcp_troupe.actors.lane import (
     SessionOwner,
 )
 from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import Open
 from mcp_troupe.errors import (
     AuthError,
@@ -301,7 +302,7 @@ class _Subscription:
     must_refresh: bool = False
 
 
-class SessionActor(pykka.ThreadingActor):
+class SessionActor(Supervised, pykka.ThreadingActor):
     """One connection's protocol conversation."""
 
     use_daemon_thread = True
@@ -325,6 +326,7 @@ class SessionActor(pykka.ThreadingActor):
         self.server = server
         self.incarnation = incarnation
         self.supervisor = supervisor
+        self.parent = supervisor
         self.runtime = runtime
         self.call_timeout = call_timeout
         self.handshake_timeout = handshake_timeout
@@ -426,6 +428,11 @@ class SessionActor(pykka.ThreadingActor):
 
     def on_stop(self) -> None:
         self._fail_all(ConnectionLost(self.server, "the session was stopped"))
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in a handler: every pending call fails now (the supervisor is told and reconnects)."""
+        self._is_closed = True
+        self._fail_all(ConnectionLost(self.server, f"the session crashed: {error!r}"))
 
     # ---- sending -----------------------------------------------------------------------------------------
 

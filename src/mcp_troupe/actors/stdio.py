@@ -31,6 +31,7 @@ import pykka
 from mcp_troupe.actors.lane import CallLane, Outgoing
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
+from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge, OutboundFull, TroupeClosed
@@ -599,7 +600,7 @@ class _StdioConnection(asyncio.SubprocessProtocol):
             _kill_group(self.pid, signal.SIGKILL)
 
 
-class StdioTransport(pykka.ThreadingActor):
+class StdioTransport(Supervised, pykka.ThreadingActor):
     """One stdio connection's lifecycle: spawn on ``Open``, graceful close on ``CloseTransport``."""
 
     use_daemon_thread = True
@@ -612,10 +613,12 @@ class StdioTransport(pykka.ThreadingActor):
         session: pykka.ActorRef[Any],
         runtime: Runtime,
         max_frame: int = 16 * 1024 * 1024,
+        parent: pykka.ActorRef[Any] | None = None,
     ) -> None:
         super().__init__()
         self.config = config
         self.runtime = runtime
+        self.parent, self.server, self.incarnation = parent, config.name, incarnation
         self.connection = _StdioConnection(config.name, incarnation, session, runtime, max_frame)
         self._is_closing = False
 
@@ -634,6 +637,7 @@ class StdioTransport(pykka.ThreadingActor):
                         env,
                         config.cwd,
                         name=f"open {config.name}",
+                        on_error=self._on_open_task_failed,
                     )
                 except TroupeClosed as exc:
                     error = ConnectFailed(config.name, str(exc))
@@ -655,6 +659,12 @@ class StdioTransport(pykka.ThreadingActor):
             case _:
                 assert_never(msg)
 
+    def _on_open_task_failed(self, error: BaseException) -> None:
+        # An error the open task did not expect (it reports the expected ones itself): the session must
+        # hear now, not at connect_timeout. Runs on the loop thread; a tell never blocks.
+        connection = self.connection
+        safe_tell(connection.session, TransportDown(connection.incarnation, f"opening failed: {error!r}"))
+
     async def _close(self, reply_to: Future[tuple[str, ...]], grace: float) -> None:
         try:
             await self.connection.close(grace)
@@ -665,4 +675,8 @@ class StdioTransport(pykka.ThreadingActor):
 
     def on_stop(self) -> None:
         # Stopped without a graceful close (the troupe is being torn down): never leave the process behind.
+        self.connection.kill_now()
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in a handler: the process group goes at once, as on a forced stop."""
         self.connection.kill_now()

@@ -19,13 +19,14 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
 
 import pykka
 
+from mcp_troupe.actors.backoff import STABLE_PERIOD, GiveUp, RestartIntensity, Retries, Retry
 from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import (
@@ -38,6 +39,7 @@ from mcp_troupe.actors.session import (
     SessionReady,
     SessionRenewed,
 )
+from mcp_troupe.actors.supervision import ChildFailed, Supervised
 from mcp_troupe.actors.transport import CloseTransport
 from mcp_troupe.config import ReconnectPolicy, ServerConfig
 from mcp_troupe.errors import ConnectFailed, NeedsLogin, TroupeError, UnsupportedProtocolVersion
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
     from mcp_troupe.actors.oauth import BearerTokens
 
 __all__ = [
+    "STABLE_PERIOD",
     "AuthStateChanged",
     "RestartServer",
     "ServerCatalog",
@@ -61,8 +64,6 @@ __all__ = [
 
 log = logging.getLogger("mcp_troupe.supervisor")
 
-# A connection that stayed up this long is "stable": its loss starts backoff from scratch.
-STABLE_PERIOD = 30.0
 # Grace periods when closing a transport: generous on an orderly stop, short when tearing down a failure.
 STOP_GRACE = 2.0
 FAILURE_GRACE = 0.5
@@ -127,6 +128,7 @@ SupervisorMessage = (
     | SessionLost
     | SessionRenewed
     | AuthStateChanged
+    | ChildFailed
 )
 
 
@@ -176,7 +178,7 @@ class StatusChanged:
     status: ServerStatus
 
 
-class ServerSupervisor(pykka.ThreadingActor):
+class ServerSupervisor(Supervised, pykka.ThreadingActor):
     """Keeps one server connected."""
 
     use_daemon_thread = True
@@ -188,17 +190,33 @@ class ServerSupervisor(pykka.ThreadingActor):
         reconnect: ReconnectPolicy,
         registry: pykka.ActorRef[Any],
         runtime: Runtime,
+        incarnation: int = 0,
+        last_error: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        uniform: Callable[[float, float], float] = random.uniform,
     ) -> None:
         super().__init__()
         self.config = config
         self.reconnect = reconnect
         self.registry = registry
+        self.parent = registry
+        self.server = config.name
         self.runtime = runtime
+        self._clock = clock
 
         self.state = ServerState.CONNECTING
-        self.incarnation = 0
-        self.attempts = 0
-        self.last_error: str | None = None
+        # A supervisor restarted by the registry goes on from its predecessor's incarnation, so reports of
+        # the dead one's children stay stale and the registry's incarnation order holds.
+        self.incarnation = incarnation
+        self._retries = Retries(
+            initial_delay=reconnect.initial_delay,
+            max_delay=reconnect.max_delay,
+            max_attempts=reconnect.max_attempts,
+            uniform=uniform,
+        )
+        # Crashes of this server's children (a bug in a handler), limited like OTP's restart intensity.
+        self._crashes = RestartIntensity()
+        self.last_error: str | None = last_error
         self.stderr_tail: tuple[str, ...] = ()
         self._session: pykka.ActorRef[Any] | None = None
         self._transport: pykka.ActorRef[Any] | None = None
@@ -207,9 +225,6 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._protocol_version: str | None = None
         self._era_hint: Era | None = None
         self._server_info: dict[str, Any] | None = None
-        self._ready_since: float | None = None
-        # True between a runtime loss and the next ready: retries then use jittered backoff.
-        self._is_reconnecting = False
         # Incarnations whose transports are still closing; the next one waits for them.
         self._closing: set[int] = set()
         self._connect_when_closed = False
@@ -260,16 +275,7 @@ class ServerSupervisor(pykka.ThreadingActor):
                 if msg.incarnation == self.incarnation and self.state is ServerState.READY:
                     self._on_lost(msg)
             case _TransportClosed(incarnation=incarnation, stderr_tail=stderr_tail):
-                self._closing.discard(incarnation)
-                if stderr_tail and self.state is not ServerState.READY:
-                    # The last words of a server that failed: shown in status next to last_error.
-                    self.stderr_tail = stderr_tail
-                    self._publish_status()
-                if not self._closing:
-                    if self._connect_when_closed:
-                        self._connect_when_closed = False
-                        self._start_incarnation()
-                    self._release_stop_waiters()
+                self._on_transport_closed(incarnation, stderr_tail)
             case RestartServer():
                 self._on_restart(msg.reply_to)
             case StopServer():
@@ -277,17 +283,14 @@ class ServerSupervisor(pykka.ThreadingActor):
             case AuthStateChanged(description=description):
                 self._auth = self._auth_in_state(description)
                 self._publish_status()
+            case ChildFailed():
+                self._on_child_failed(msg)
             case _:
                 assert_never(msg)
 
     def on_start(self) -> None:
         if self.config.transport == "http" and self.config.auth == "oauth":
-            from mcp_troupe.actors.oauth import start_oauth_flow
-
-            ref, self._bearer_tokens = start_oauth_flow(
-                self.config, supervisor=self.actor_ref, runtime=self.runtime
-            )
-            self._oauth = self.runtime.track(ref)
+            self._start_oauth_flow()
         self._publish_status()
 
     def on_stop(self) -> None:
@@ -298,6 +301,68 @@ class ServerSupervisor(pykka.ThreadingActor):
                 oauth.stop(block=False)
             except pykka.ActorDeadError:
                 pass
+
+    def on_crash(self, error: BaseException) -> None:
+        """A bug in a handler: the children go with it (the registry starts a new supervisor)."""
+        self.on_stop()
+
+    def _start_oauth_flow(self) -> None:
+        from mcp_troupe.actors.oauth import start_oauth_flow
+
+        ref, self._bearer_tokens = start_oauth_flow(
+            self.config, supervisor=self.actor_ref, runtime=self.runtime
+        )
+        self._oauth = self.runtime.track(ref)
+
+    # ---- supervision -------------------------------------------------------------------------------------
+
+    def _on_transport_closed(self, incarnation: int, stderr_tail: tuple[str, ...]) -> None:
+        self._closing.discard(incarnation)
+        if stderr_tail and self.state is not ServerState.READY:
+            # The last words of a server that failed: shown in status next to last_error.
+            self.stderr_tail = stderr_tail
+            self._publish_status()
+        if not self._closing:
+            if self._connect_when_closed:
+                self._connect_when_closed = False
+                self._start_incarnation()
+            self._release_stop_waiters()
+
+    def _on_child_failed(self, msg: ChildFailed) -> None:
+        """A child crashed: handled like a lost connection, within the restart intensity."""
+        if msg.incarnation in self._closing and msg.role.endswith("Transport"):
+            # It crashed while closing (its on_crash killed what it held): closed, as far as we care.
+            self._on_transport_closed(msg.incarnation, ())
+            return
+        urn = msg.child.actor_urn
+        is_oauth = self._oauth is not None and urn == self._oauth.actor_urn
+        is_current = msg.incarnation == self.incarnation and any(
+            child is not None and child.actor_urn == urn for child in (self._session, self._transport)
+        )
+        if not is_oauth and not is_current:
+            return  # a child of an incarnation already torn down: its crash changes nothing
+        crashed = self.incarnation
+        if not self._crashes.allow(self._clock()):
+            self.last_error = f"{msg.reason}; gave up after {self._crashes.describe()}"
+            log.error("server %s: %s", self.config.name, self.last_error)
+            self._generation += 1  # no scheduled retry may fire now
+            self._teardown(msg.reason, grace=FAILURE_GRACE)
+            self._give_up()
+            self.runtime.emit("crashed", self.config.name, crashed, msg.reason)
+            return
+        if is_oauth:
+            # The tokens' loop side belonged to the dead flow: a new flow, and a connection that uses it.
+            self._oauth = None
+            self._start_oauth_flow()
+        match self.state:
+            case ServerState.READY:
+                self._on_lost(SessionLost(self.incarnation, msg.reason))
+            case ServerState.CONNECTING:
+                self._on_connect_failed(ConnectFailed(self.config.name, msg.reason))
+            case _:
+                pass  # backing off, failed, stopped...: nothing is connected to lose
+        # Emitted last: whoever sees the event and asks for status finds the registry already told.
+        self.runtime.emit("crashed", self.config.name, crashed, msg.reason)
 
     # ---- connecting ---------------------------------------------------------------------------------------
 
@@ -333,8 +398,9 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._pid = None
         self._session_id = None
         log.info(
-            "server %s: connecting (incarnation %d, attempt %d)", config.name, incarnation, self.attempts + 1
-        )
+            "server %s: connecting (incarnation %d, attempt %d)",
+            config.name, incarnation, self._retries.attempts + 1,
+        )  # fmt: skip
         # connect_timeout bounds the whole flow: spawn/TCP, initialize, and the first full tool listing.
         self.runtime.loop.call_later(
             config.connect_timeout, safe_tell, self.actor_ref, _ConnectDeadline(incarnation)
@@ -352,6 +418,7 @@ class ServerSupervisor(pykka.ThreadingActor):
                 session=session,
                 runtime=self.runtime,
                 max_frame=self.config.max_frame_bytes,
+                parent=self.actor_ref,
             )
         from mcp_troupe.actors.http import HttpTransport
 
@@ -362,12 +429,12 @@ class ServerSupervisor(pykka.ThreadingActor):
             runtime=self.runtime,
             max_frame=self.config.max_frame_bytes,
             auth=self._bearer_tokens,
+            parent=self.actor_ref,
         )
 
     def _on_ready(self, msg: SessionReady) -> None:
         self.state = ServerState.READY
-        self._is_reconnecting = False
-        self.attempts = 0
+        self._retries.connected(self._clock())
         self.last_error = None
         self._pid = msg.pid
         self._session_id = msg.session_id
@@ -375,7 +442,6 @@ class ServerSupervisor(pykka.ThreadingActor):
         revision = REVISIONS.get(msg.info.protocol_version)
         self._era_hint = revision.era if revision is not None else None
         self._server_info = dict(msg.info.server_info)
-        self._ready_since = time.monotonic()
         log.info(
             "server %s: ready (incarnation %d, protocol %s, %d tools)",
             self.config.name, msg.incarnation, msg.info.protocol_version, len(msg.tools),
@@ -419,10 +485,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         self.last_error = msg.reason
         if msg.stderr_tail:
             self.stderr_tail = msg.stderr_tail
-        stable = self._ready_since is not None and time.monotonic() - self._ready_since >= STABLE_PERIOD
-        if stable:
-            self.attempts = 0
-        self._is_reconnecting = True
+        self._retries.lost(self._clock())
         log.warning("server %s: connection lost: %s", self.config.name, msg.reason)
         self._tell_registry(ServerDown(self.config.name, msg.incarnation, unregister=False))
         self.runtime.emit("lost", self.config.name, msg.incarnation, msg.reason)
@@ -435,7 +498,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         self.last_error = str(error)
         log.warning("server %s: %s", self.config.name, self.last_error)
         self._teardown(str(error), grace=FAILURE_GRACE)
-        self._ready_since = None
+        self._retries.stopped()
         self.state = ServerState.NEEDS_LOGIN
         self._auth = self._auth_in_state(self._auth or {"state": "logged_out"})
         self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
@@ -450,30 +513,29 @@ class ServerSupervisor(pykka.ThreadingActor):
         return description
 
     def _schedule_retry(self) -> None:
-        self._ready_since = None
-        policy = self.reconnect
         # attempts: failed connection attempts in a row; max_attempts: retries allowed after the first.
-        self.attempts += 1
-        if self.attempts > policy.max_attempts:
-            self.state = ServerState.FAILED
-            log.error(
-                "server %s: failed after %d failed attempt%s; restart it to try again (last error: %s)",
-                self.config.name, self.attempts, "" if self.attempts == 1 else "s", self.last_error,
-            )  # fmt: skip
-            self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
-            self._publish_status()
-            self.runtime.emit("failed", self.config.name, self.incarnation, self.last_error or "")
-            return
-        # The exponent is clamped: max_attempts may be large, and 2**1100 overflows a float.
-        delay = min(policy.initial_delay * (2 ** min(self.attempts - 1, 60)), policy.max_delay)
-        if self._is_reconnecting:
-            # A runtime reconnect: jitter spreads out many servers that lost one shared dependency at once.
-            # First connects keep the documented 1, 2, 4, 8, 16 s schedule.
-            delay *= random.uniform(0.8, 1.2)
-        self.state = ServerState.BACKOFF
+        decision = self._retries.failed()
+        match decision:
+            case GiveUp(attempts=attempts):
+                log.error(
+                    "server %s: failed after %d failed attempt%s; restart it to try again (last error: %s)",
+                    self.config.name, attempts, "" if attempts == 1 else "s", self.last_error,
+                )  # fmt: skip
+                self._give_up()
+            case Retry(delay=delay, attempt=attempt):
+                self.state = ServerState.BACKOFF
+                self._publish_status()
+                log.info("server %s: retry %d in %.1f s", self.config.name, attempt, delay)
+                self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Connect(self._generation))
+            case _:
+                assert_never(decision)
+
+    def _give_up(self) -> None:
+        """Open the circuit: state failed, the tools leave the table, until an operator restart."""
+        self.state = ServerState.FAILED
+        self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=True))
         self._publish_status()
-        log.info("server %s: retry %d in %.1f s", self.config.name, self.attempts, delay)
-        self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Connect(self._generation))
+        self.runtime.emit("failed", self.config.name, self.incarnation, self.last_error or "")
 
     def _fail_now(self) -> None:
         """Settle in ``failed`` without retrying (an error no retry can cure)."""
@@ -491,7 +553,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         if was_ready or self._session is not None:
             self._tell_registry(ServerDown(self.config.name, self.incarnation, unregister=False))
         self._teardown("restarted by the operator", grace=STOP_GRACE)
-        self.attempts = 0
+        self._retries.reset()
         self.last_error = None
         self.runtime.emit("restarted", self.config.name, self.incarnation)
         self._connect_now()
@@ -503,7 +565,7 @@ class ServerSupervisor(pykka.ThreadingActor):
         self._teardown("stopped", grace=STOP_GRACE)
         self._connect_when_closed = False
         self.state = ServerState.STOPPED
-        self._ready_since = None
+        self._retries.stopped()
         self._publish_status()
         self.runtime.emit("stopped", self.config.name, self.incarnation)
         self._stop_waiters.append(reply_to)
@@ -552,13 +614,13 @@ class ServerSupervisor(pykka.ThreadingActor):
             transport=self.config.transport,
             state=self.state,
             incarnation=self.incarnation,
-            attempts=self.attempts,
+            attempts=self._retries.attempts,
             last_error=self.last_error,
             stderr_tail=self.stderr_tail,
             pid=self._pid if self.state is ServerState.READY else None,
             session_id=self._session_id if self.state is ServerState.READY else None,
             protocol_version=self._protocol_version,
             server_info=self._server_info,
-            ready_since=self._ready_since,
+            ready_since=self._retries.ready_since if self.state is ServerState.READY else None,
             auth=self._auth,
         )

@@ -1,7 +1,8 @@
 """The commands every transport (stdio, HTTP) handles, so the session and supervisor need not know which.
 
-A transport reports to its session with ``Opened`` / ``OpenFailed`` / ``Inbound`` / ``TransportDown``
-(defined in :mod:`mcp_troupe.actors.session`, which handles them). :class:`WriteQueue` is the write side both
+A transport reports to its session with ``Opened`` / ``OpenFailed`` / ``TransportDown`` (defined in
+:mod:`mcp_troupe.actors.session`, which handles them); what it reads goes to the connection's lane
+(:mod:`mcp_troupe.actors.lane`). :class:`WriteQueue` is the write side both
 share: frames from any thread, flushed on the loop by one callback per burst.
 """
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "NAME_PATTERN",
     "SERVER_NAME_PATTERN",
+    "NameTable",
     "NameVerdict",
     "assign_names",
     "name_rejection",
@@ -170,3 +171,82 @@ def name_rejection(
         named = ", ".join(f"{tool_name!r} of server {server_name!r}" for server_name, tool_name in others)
         reasons.append(f"qualified name {qualified!r} collides with {named}")
     return "; ".join(reasons) or None
+
+
+class NameTable:
+    """:func:`assign_names`, kept up to date one server at a time.
+
+    A client with many servers re-names on every connect, reconnect and ``list_changed``; naming every
+    catalog again each time costs the sum of all catalogs per change. This table keeps, per qualified name,
+    who holds it, so :meth:`set_server` touches only the names the changed server held before or holds now
+    (a collision starts or ends with it), and :meth:`verdicts_of` judges those alone. After any sequence of
+    :meth:`set_server` calls, the verdicts equal ``assign_names`` over the current lists (servers ordered as
+    in ``server_order``; servers not in it come after, in first-seen order).
+    """
+
+    __slots__ = ("_holders", "_listed", "_order", "_positions", "_qualified", "_reserved")
+
+    def __init__(self, server_order: Sequence[str] = (), *, reserved: Collection[str] = ()) -> None:
+        self._order = {name: index for index, name in enumerate(server_order)}
+        self._reserved = frozenset(reserved)
+        # Per server: tool → times listed, tool → listing position, tool → qualified name (listing order).
+        self._listed: dict[str, dict[str, int]] = {}
+        self._positions: dict[str, dict[str, int]] = {}
+        self._qualified: dict[str, dict[str, str]] = {}
+        # Qualified name → its holders (server, tool), as an ordered set.
+        self._holders: dict[str, dict[tuple[str, str], None]] = {}
+
+    def set_server(self, server: str, tools: Sequence[str] | None) -> list[str]:
+        """Make ``tools`` (in listing order, repeats kept) ``server``'s names; ``None`` removes the server.
+
+        Returns every qualified name whose verdicts may have changed: the server's old and new names.
+        """
+        touched: dict[str, None] = {}
+        for tool, qualified in self._qualified.pop(server, {}).items():
+            holders = self._holders[qualified]
+            del holders[(server, tool)]
+            if not holders:
+                del self._holders[qualified]
+            touched[qualified] = None
+        self._listed.pop(server, None)
+        self._positions.pop(server, None)
+        if tools is not None:
+            if server not in self._order:
+                self._order[server] = len(self._order)
+            listed: dict[str, int] = {}
+            for tool in tools:
+                listed[tool] = listed.get(tool, 0) + 1
+            qualified_of = {tool: qualify(server, tool) for tool in listed}
+            self._listed[server] = listed
+            self._positions[server] = {tool: position for position, tool in enumerate(listed)}
+            self._qualified[server] = qualified_of
+            for tool, qualified in qualified_of.items():
+                self._holders.setdefault(qualified, {})[(server, tool)] = None
+                touched[qualified] = None
+        return list(touched)
+
+    def names_of(self, server: str) -> Mapping[str, str]:
+        """``server``'s tools (each once, in listing order) → their qualified names."""
+        return self._qualified.get(server, {})
+
+    def verdicts_of(self, qualified: str) -> Iterator[NameVerdict]:
+        """The verdict on every tool that holds ``qualified`` now (none when nobody does)."""
+        holders: Iterable[tuple[str, str]] = self._holders.get(qualified, {})
+        if len(self._holders.get(qualified, ())) > 1:
+            # A collision names the other sides in server and listing order, however they arrived.
+            holders = sorted(holders, key=self._position)
+        holders = tuple(holders)
+        for server, tool in holders:
+            reason = name_rejection(
+                server,
+                tool,
+                qualified,
+                listed=self._listed[server][tool],
+                holders=holders,
+                reserved=self._reserved,
+            )
+            yield NameVerdict(server=server, tool=tool, qualified=qualified, rejected_reason=reason)
+
+    def _position(self, key: tuple[str, str]) -> tuple[int, int]:
+        server, tool = key
+        return self._order[server], self._positions[server][tool]

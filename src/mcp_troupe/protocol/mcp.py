@@ -6,7 +6,7 @@ Pure code. Every parser takes untrusted JSON values and either returns a typed v
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -328,8 +328,3 @@ def cancelled_params(request_id: RequestId, reason: str | None) -> dict[str, Any
     if reason:
         params["reason"] = reason
     return params
-
-
-def describe_methods(methods: Sequence[str]) -> str:
-    """A short, sorted listing of method names for log lines."""
-    return ", ".join(sorted(methods))

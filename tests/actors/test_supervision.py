@@ -1,0 +1,132 @@
+"""The Supervised mixin on its own: a crash in a handler (or in on_start) reaches the parent as ChildFailed,
+the cleanup runs, and nobody waiting on the dead actor waits out a timeout."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+import pykka
+import pytest
+
+from mcp_troupe.actors.loop import Runtime
+from mcp_troupe.actors.supervision import ChildFailed, Supervised
+from mcp_troupe.errors import ConnectionLost
+
+from .fakes import DEFAULT_WAIT, start_probe
+
+
+class Bug(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Work:
+    reply_to: Future[str] = field(default_factory=Future)
+    crash: bool = False
+    hold: threading.Event | None = None
+
+
+class Worker(Supervised, pykka.ThreadingActor):
+    use_daemon_thread = True
+
+    def __init__(self, parent: Any, crash_on_start: bool = False) -> None:
+        super().__init__()
+        self.parent, self.server, self.incarnation = parent, "srv", 7
+        self.crash_on_start = crash_on_start
+        self.cleaned_up: list[BaseException] = []
+        self.cleanup_done = threading.Event()
+
+    def on_start(self) -> None:
+        if self.crash_on_start:
+            raise Bug("on_start")
+
+    def on_receive(self, message: Any) -> None:
+        assert isinstance(message, Work)
+        if message.hold is not None:
+            assert message.hold.wait(DEFAULT_WAIT)
+        if message.crash:
+            raise Bug("in a handler")
+        message.reply_to.set_result("done")
+
+    def on_crash(self, error: BaseException) -> None:
+        self.cleaned_up.append(error)
+        self.cleanup_done.set()
+
+
+def test_a_crash_in_a_handler_is_told_to_the_parent_with_the_incarnation_and_the_error(
+    runtime: Runtime,
+) -> None:
+    parent = start_probe(runtime, "parent")
+    worker = runtime.track(Worker.start(parent.ref))
+
+    crashing = Work(crash=True)
+    worker.tell(crashing)
+
+    report = parent.expect(ChildFailed)
+    assert (report.role, report.server, report.incarnation) == ("Worker", "srv", 7)
+    assert isinstance(report.error, Bug)
+    assert report.child.actor_urn == worker.actor_urn
+    assert report.reason == "the Worker crashed: Bug('in a handler')"
+    with pytest.raises(ConnectionLost, match="Worker crashed") as caught:
+        crashing.reply_to.result(DEFAULT_WAIT)
+    assert isinstance(caught.value.__cause__, Bug)
+    assert worker.actor_stopped.wait(DEFAULT_WAIT)
+
+
+def test_messages_queued_behind_the_crash_fail_at_once_and_asks_get_actor_dead(runtime: Runtime) -> None:
+    parent = start_probe(runtime, "parent")
+    worker = runtime.track(Worker.start(parent.ref))
+    gate = threading.Event()
+    worker.tell(Work(crash=True, hold=gate))
+    queued = [Work() for _ in range(3)]
+    for work in queued:
+        worker.tell(work)
+    asked = worker.ask(Work(), block=False)
+
+    gate.set()
+
+    parent.expect(ChildFailed)
+    for work in queued:
+        with pytest.raises(ConnectionLost):
+            work.reply_to.result(DEFAULT_WAIT)
+    with pytest.raises(pykka.ActorDeadError):
+        asked.get(timeout=DEFAULT_WAIT)
+
+
+def test_a_crash_in_on_start_is_reported_too(runtime: Runtime) -> None:
+    parent = start_probe(runtime, "parent")
+    worker = runtime.track(Worker.start(parent.ref, crash_on_start=True))
+
+    report = parent.expect(ChildFailed)
+    assert isinstance(report.error, Bug) and str(report.error) == "on_start"
+    assert worker.actor_stopped.wait(DEFAULT_WAIT)
+
+
+def test_the_root_parent_may_be_a_function(runtime: Runtime) -> None:
+    reports: list[ChildFailed] = []
+    told = threading.Event()
+
+    def on_failed(report: ChildFailed) -> None:
+        reports.append(report)
+        told.set()
+
+    worker = runtime.track(Worker.start(on_failed))
+    worker.tell(Work(crash=True))
+
+    assert told.wait(DEFAULT_WAIT)
+    assert reports[0].role == "Worker"
+
+
+def test_a_parent_that_is_gone_does_not_stop_the_cleanup(runtime: Runtime) -> None:
+    parent = start_probe(runtime, "parent")
+    parent.ref.stop(block=True, timeout=DEFAULT_WAIT)
+    worker = Worker.start(parent.ref)
+    actor = worker.proxy()
+    done = actor.cleanup_done.get(timeout=DEFAULT_WAIT)
+    worker.tell(Work(crash=True))
+
+    assert done.wait(DEFAULT_WAIT)
+    assert worker.actor_stopped.wait(DEFAULT_WAIT)
