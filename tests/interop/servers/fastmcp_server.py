@@ -12,8 +12,8 @@ eras the way the SDK underneath it does, so an era-aware client lands on 2026-07
 The catalog mirrors ``servers/sdk_eras.py``: ``add``, ``forecast`` (object structured output), ``slow``
 (progress), ``route`` (``region`` carries ``x-mcp-header: Region``), ``confirm`` (FastMCP's guard pattern on
 2026-07-28: it returns an ``InputRequiredResult`` and reads ``ctx.input_responses`` on the retry; before that
-``ctx.elicit``, an ``elicitation/create`` request), ``add_tool`` (announces the new tool on
-``subscriptions/listen`` and, for legacy sessions, with ``notifications/tools/list_changed``), ``whoami``,
+``ctx.elicit``, an ``elicitation/create`` request), ``add_tool`` (announces the new tool to a legacy session
+with ``notifications/tools/list_changed``; FastMCP 4.2.3 does not serve ``subscriptions/listen``), ``whoami``,
 ``fail``, the resource ``resource://eras/readme``, the template ``resource://eras/greeting/{name}`` and the
 prompt ``review``. The server name is ``fastmcp``.
 """
@@ -97,7 +97,7 @@ def route(
 async def confirm(action: str, ctx: Context) -> Any:
     """Ask the user to confirm ``action`` (MRTR on 2026-07-28, elicitation/create before)."""
     message = f"Really {action}?"
-    if ctx.request_context is not None and ctx.request_context.protocol_version == "2026-07-28":
+    if _is_modern(ctx):
         answers = ctx.input_responses
         if answers is None or CONFIRM_KEY not in answers:
             params = mcp_types.ElicitRequestFormParams(message=message, requested_schema=APPROVAL_SCHEMA)
@@ -121,7 +121,15 @@ async def add_tool(name: str, ctx: Context) -> str:
         return f"{name} ok"
 
     server.tool(added, name=name, description=f"Added at run time by add_tool({name!r}).")
+    if not _is_modern(ctx):
+        # FastMCP sends nothing by itself. On 2026-07-28 a list change belongs on subscriptions/listen (which
+        # FastMCP 4.2.3 does not serve), not on this call's stream, so only a legacy session is told.
+        await ctx.send_notification(mcp_types.ToolListChangedNotification())
     return f"added {name}"
+
+
+def _is_modern(ctx: Context) -> bool:
+    return ctx.request_context is not None and ctx.request_context.protocol_version == "2026-07-28"
 
 
 @server.tool

@@ -123,10 +123,15 @@ class Peer:
 
 
 def _http_forms(family: str, form: str) -> list[Peer]:
-    modes = [(json_response, stateless) for json_response in (False, True) for stateless in (False, True)]
-    if form == "modern":
+    if family == "sdk" and form == "dual":
+        # The SDK's default, and the form most servers in the wild are: every mode.
+        modes = [(json_response, stateless) for json_response in (False, True) for stateless in (False, True)]
+    elif form == "modern":
         # stateless_http only changes the SDK's legacy leg; a modern-only server has no such leg.
         modes = [(False, False), (True, False)]
+    else:
+        # Each server start costs seconds: the diagonal covers SSE and JSON, stateful and stateless.
+        modes = [(False, False), (True, True)]
     return [Peer(family, form, "http", json_response, stateless) for json_response, stateless in modes]
 
 
@@ -215,3 +220,27 @@ def _readline(process: subprocess.Popen[str], timeout: float) -> str:
     reader.start()
     reader.join(timeout)
     return lines[0] if lines else ""
+
+
+class RunningPeers:
+    """HTTP peers started on first use and shared by a module's tests (each start costs seconds)."""
+
+    def __init__(self) -> None:
+        self._running: dict[str, PeerServer] = {}
+
+    def get(self, peer: Peer) -> PeerServer | None:
+        """The running server of an HTTP ``peer`` (started now if need be); ``None`` for a stdio peer."""
+        if peer.transport == "stdio":
+            return None
+        server = self._running.get(peer.id)
+        if server is None:
+            server = PeerServer(peer)
+            server.start()
+            self._running[peer.id] = server
+        return server
+
+    def stop_all(self) -> None:
+        """Stop every server started so far."""
+        for server in self._running.values():
+            server.stop()
+        self._running.clear()
