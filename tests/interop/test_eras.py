@@ -53,6 +53,11 @@ ERAS_CLIENT = MODERN in CLIENT_VERSIONS and "2025-11-25" in CLIENT_VERSIONS
 HAS_ELICITATION_HANDLER = "elicitation_handler" in inspect.signature(Troupe).parameters
 HAS_PROGRESS_HANDLER = "progress_handler" in inspect.signature(Troupe.call).parameters
 
+SECRET = "resource://eras/secret/key"
+"""A resource of ``sdk_eras.py`` that is read only once the user confirms."""
+RELEASE_NOTES = {"action": "get", "name": "release_notes", "arguments": {"version": "1.2"}}
+"""``mcp_prompts`` arguments for the prompt of ``sdk_eras.py`` that asks before it answers."""
+
 BASE_TOOLS = {"add", "forecast", "slow", "confirm", "add_tool", "whoami", "fail"}
 
 
@@ -319,6 +324,21 @@ def test_elicitation_without_a_handler_fails_clearly(peer: Peer, peer_troupe: Tr
     assert status_of(peer_troupe).state is ServerState.READY
 
 
+def test_a_prompt_and_a_resource_that_elicit_fail_clearly_without_a_handler(
+    peer: Peer, peer_troupe: Troupe
+) -> None:
+    if not peer.has_eliciting_prompt_and_resource:
+        pytest.skip(f"{peer.id} has no prompt or resource that elicits")
+    assert_ready(peer_troupe)
+    read = peer_troupe.call("mcp_resources", {"action": "read", "uri": SECRET, "server": peer.id}, timeout=30)
+    prompt = peer_troupe.call("mcp_prompts", RELEASE_NOTES | {"server": peer.id}, timeout=30)
+
+    # MRTR covers resources/read and prompts/get too; the built-ins turn the failure into an error result.
+    assert read.is_error and "elicit" in read.text.lower(), read.text
+    assert prompt.is_error and "elicit" in prompt.text.lower(), prompt.text
+    assert status_of(peer_troupe).state is ServerState.READY
+
+
 @pytest.mark.skipif(not HAS_ELICITATION_HANDLER, reason="Troupe has no elicitation_handler yet (issue 14)")
 def test_elicitation_reaches_the_handler_and_its_answer_the_server(
     peer: Peer, running_peers: RunningPeers
@@ -335,11 +355,23 @@ def test_elicitation_reaches_the_handler_and_its_answer_the_server(
     with connected(config_of(peer, running_peers.get(peer)), elicitation_handler=answer) as troupe:
         assert_ready(troupe)
         result = troupe.call(tool(peer, "confirm"), {"action": "deploy"}, timeout=30)
+        if peer.has_eliciting_prompt_and_resource:
+            read = troupe.call(
+                "mcp_resources", {"action": "read", "uri": SECRET, "server": peer.id}, timeout=30
+            )
+            prompt = troupe.call("mcp_prompts", RELEASE_NOTES | {"server": peer.id}, timeout=30)
 
     assert (result.text, result.is_error) == ("confirmed deploy", False)
-    (request,) = asked
-    assert (request.server, request.message, request.mode) == (peer.id, "Really deploy?", "form")
-    assert "confirm" in request.requested_schema["properties"]
+    messages = ["Really deploy?"]
+    if peer.has_eliciting_prompt_and_resource:
+        # On 2026-07-28 these are input_required results of resources/read and prompts/get, retried with the
+        # answer; before, elicitation/create requests sent while the read or the get is in flight.
+        assert not read.is_error and "confirmed reveal key" in read.text, read.text
+        assert not prompt.is_error and "confirmed release 1.2" in prompt.text, prompt.text
+        messages += ["Really reveal key?", "Really release 1.2?"]
+    assert [request.message for request in asked] == messages
+    assert all((request.server, request.mode) == (peer.id, "form") for request in asked)
+    assert all("confirm" in request.requested_schema["properties"] for request in asked)
 
 
 @pytest.mark.skipif(not HAS_PROGRESS_HANDLER, reason="Troupe.call has no progress_handler yet (issue 14)")

@@ -79,6 +79,12 @@ class Peer:
         return self.family != "ts"
 
     @property
+    def has_eliciting_prompt_and_resource(self) -> bool:
+        """Whether the prompt ``release_notes`` and the template ``resource://eras/secret/{name}`` exist (both
+        ask like ``confirm``); only ``sdk_eras.py`` has them."""
+        return self.family == "sdk"
+
+    @property
     def serves_listen(self) -> bool:
         """Whether the server serves ``subscriptions/listen`` on 2026-07-28 (FastMCP 4.2.3 answers -32601)."""
         return self.family == "sdk" and self.form != "legacy"

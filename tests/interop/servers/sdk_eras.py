@@ -43,8 +43,11 @@ Every form serves the same catalog:
 - ``whoami()``: the protocol version the server used for this very request.
 - ``fail()``: a ``ToolError``, so a result with ``isError: true``.
 
-plus the resource ``resource://eras/readme``, the template ``resource://eras/greeting/{name}`` and the prompt
-``review(code)``. The server name is ``sdk-eras-<era>``.
+plus the resource ``resource://eras/readme``, the templates ``resource://eras/greeting/{name}`` and
+``resource://eras/secret/{name}``, and the prompts ``review(code)`` and ``release_notes(version)``. ``secret``
+and ``release_notes`` ask like ``confirm`` (MRTR for ``resources/read`` and ``prompts/get`` on 2026-07-28) and
+answer ``confirmed reveal <name>`` / ``confirmed release <version>``, or ``not confirmed ...``.
+The server name is ``sdk-eras-<era>``.
 """
 
 from __future__ import annotations
@@ -72,7 +75,10 @@ from mcp_types import (
     METHOD_NOT_FOUND,
     PROTOCOL_VERSION_META_KEY,
     UNSUPPORTED_PROTOCOL_VERSION,
+    ElicitRequest,
+    ElicitRequestFormParams,
     ErrorData,
+    InputRequiredResult,
     JSONRPCError,
     JSONRPCNotification,
     JSONRPCRequest,
@@ -192,6 +198,22 @@ def build_server(era: str) -> MCPServer:
         """Ask for a review of a piece of code."""
         return f"Please review this code:\n\n{code}"
 
+    @server.prompt()
+    async def release_notes(version: str, ctx: Context) -> Any:
+        """Release notes for ``version``, once the user confirms the release (elicits, like ``confirm``)."""
+        answer = await ask_in_either_era(ctx, f"Really release {version}?")
+        if not isinstance(answer, bool):
+            return answer  # the input_required round
+        return f"{'confirmed' if answer else 'not confirmed'} release {version}"
+
+    @server.resource("resource://eras/secret/{name}", name="secret", mime_type="text/plain")
+    async def secret(name: str, ctx: Context) -> Any:
+        """A secret that is read only once the user confirms (elicits, like ``confirm``)."""
+        answer = await ask_in_either_era(ctx, f"Really reveal {name}?")
+        if not isinstance(answer, bool):
+            return answer
+        return f"{'confirmed' if answer else 'not confirmed'} reveal {name}"
+
     # The legacy era's capabilities come from these options; the SDK defaults them to "no listChanged", but
     # add_tool does send notifications/tools/list_changed. (2026-07-28 derives listChanged from whether
     # subscriptions/listen is served, and ignores this.) MCPServer has no public seam for them: pinned SDK.
@@ -202,6 +224,29 @@ def build_server(era: str) -> MCPServer:
         NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True),
     )
     return server
+
+
+ASK_KEY = "approval"
+"""The key of the one input request that ``release_notes`` and ``secret`` make on 2026-07-28."""
+
+
+async def ask_in_either_era(ctx: Context, message: str) -> bool | InputRequiredResult:
+    """Ask the user ``message`` (a yes/no form): the user's answer, or the round that asks for it.
+
+    ``Resolve`` serves tools only; prompts and resource templates use the SDK's two primitives themselves:
+    on 2026-07-28 an ``InputRequiredResult`` (MRTR), answered in the retry's ``inputResponses``; before, a
+    live ``elicitation/create`` (``ctx.elicit``).
+    """
+    if ctx.request_context.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        answers = ctx.input_responses
+        answer = answers.get(ASK_KEY) if answers is not None else None
+        if answer is None:
+            params = ElicitRequestFormParams(message=message, requested_schema=Approval.model_json_schema())
+            return InputRequiredResult(input_requests={ASK_KEY: ElicitRequest(params=params)})
+        content = getattr(answer, "content", None) or {}
+        return getattr(answer, "action", None) == "accept" and content.get("confirm") is True
+    outcome = await ctx.elicit(message, Approval)
+    return outcome.action == "accept" and outcome.data.confirm
 
 
 def _request_headers(ctx: Context) -> dict[str, str] | None:
