@@ -94,12 +94,12 @@ def server_entry(peer: Peer, running: PeerServer | None, **extra: Any) -> dict[s
     return {**entry, "timeout": 30, "connect_timeout": 30, **extra}
 
 
-def config_of(peer: Peer, running: PeerServer | None, **extra: Any) -> Any:
-    """A whole config of one server, from a dict as a YAML file would give it."""
+def config_of(peer: Peer, running: PeerServer | None, *, retries: int = 0, **extra: Any) -> Any:
+    """A whole config of one server, from a dict as a YAML file would give it; ``retries`` reconnects."""
     return parse_config(
         {
             "tools": {
-                "mcp": {"reconnect": {"initial_delay": 0.1, "max_delay": 0.5, "max_attempts": 0}},
+                "mcp": {"reconnect": {"initial_delay": 0.2, "max_delay": 1.0, "max_attempts": retries}},
                 "mcp_servers": {peer.id: server_entry(peer, running, **extra)},
             },
             "permissions": {"approval": {"mode": "auto"}},  # approval has its own tests

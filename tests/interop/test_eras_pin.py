@@ -1,5 +1,5 @@
-"""Choosing the protocol version: a per-server ``protocol`` pin, a pin the server cannot meet, and a legacy
-server that never answers the ``server/discover`` probe (issue 13).
+"""Choosing the protocol version: a per-server ``protocol`` pin, a pin the server cannot meet, a legacy server
+that never answers the ``server/discover`` probe, and a server replaced by one of the other era (issue 13).
 
 The pin is a per-server config key, ``protocol: auto | 2026-07-28 | 2025-11-25 | 2025-06-18 | ...``; these
 tests skip while the config rejects it. The peers are those of ``test_eras.py`` (``servers/peers.py``), on
@@ -13,16 +13,18 @@ import time
 from typing import Any
 
 import pytest
-from tests.interop.servers.peers import MODERN, PEERS, SERVERS_DIR, Peer, RunningPeers
+from tests.interop.servers.peers import MODERN, PEERS, SERVERS_DIR, Peer, PeerServer, RunningPeers
 from tests.interop.test_eras import (
     CLIENT_VERSIONS,
     ERAS_CLIENT,
     assert_ready,
+    config_of,
     connected,
     require_shared_version,
     server_entry,
     status_of,
     tool,
+    wait_for,
 )
 
 from mcp_troupe import ConfigError, ServerState, parse_config
@@ -158,3 +160,46 @@ def test_a_legacy_server_that_never_answers_the_probe_is_reached_after_a_short_t
     # The SDK's own client needs ~5 s more than against a server that answers -32601; allow for a loaded
     # machine, but not for waiting out the whole connect_timeout.
     assert ready_after < 40, f"ready after {ready_after:.1f} s"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [("legacy", "modern"), ("modern", "legacy")],
+    ids=["upgraded-to-modern-only", "downgraded-to-legacy-only"],
+)
+def test_a_server_replaced_by_one_of_the_other_era_is_reprobed(before: str, after: str) -> None:
+    # spec 2026-07-28 versioning: the era MAY be cached per origin, but the client re-probes when the
+    # assumption fails. A deploy on the same origin is how it fails.
+    if not ERAS_CLIENT:
+        pytest.skip("the client does not speak 2026-07-28 yet (issue 13)")
+    first = next(peer for peer in PEERS if peer.id == f"sdk-{before}-http-sse-stateful")
+    second = next(peer for peer in PEERS if peer.id == f"sdk-{after}-http-sse-stateful")
+    server = PeerServer(first)
+    server.start()
+    try:
+        config = config_of(first, server, retries=30)  # ~30 s of reconnects while the new server starts
+        with connected(config) as troupe:
+            assert_ready(troupe)
+            assert troupe.call(tool(first, "whoami"), {}).text == first.sdk_client_version
+
+            server.stop()
+            server = PeerServer(second, port=server.port)  # the same origin, the other era
+            server.start()
+            answered: list[str] = []
+
+            def whoami_answers() -> bool:
+                try:
+                    result = troupe.call(tool(first, "whoami"), {}, timeout=5)
+                except Exception:  # reconnecting: not ready, lost, timed out... keep asking
+                    return False
+                answered.append(result.text)
+                return not result.is_error and result.text == second.sdk_client_version
+
+            reached = wait_for(whoami_answers, 45.0)
+            status = status_of(troupe)
+    finally:
+        server.stop()
+
+    assert reached, f"never reached the {after} server: answers {answered[-3:]}, status {status}"
+    assert status.state is ServerState.READY
+    assert status.protocol_version == second.sdk_client_version

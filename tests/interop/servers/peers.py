@@ -158,9 +158,10 @@ PEERS: tuple[Peer, ...] = tuple(
 class PeerServer:
     """A running HTTP peer (a subprocess on 127.0.0.1); stdio peers are started by the troupe itself."""
 
-    def __init__(self, peer: Peer) -> None:
+    def __init__(self, peer: Peer, port: int = 0) -> None:
         self.peer = peer
-        self.port = 0
+        self.port = port
+        """The port: ``0`` until started, unless given (to start a server where another one was)."""
         self.process: subprocess.Popen[str] | None = None
         self._stderr: IO[bytes] | None = None
 
@@ -174,7 +175,7 @@ class PeerServer:
         # stderr goes to a file, not a pipe nobody reads: a chatty server would block on a full pipe.
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the process's life; stop() closes it)
         self.process = subprocess.Popen(
-            self.peer.argv(),
+            self.peer.argv(port=self.port),
             stdin=subprocess.PIPE,  # closed by stop(): the server exits on EOF even if a signal is lost
             stdout=subprocess.PIPE,
             stderr=self._stderr,
