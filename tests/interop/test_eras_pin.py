@@ -1,5 +1,6 @@
-"""Choosing the protocol version: a per-server ``protocol`` pin, a pin the server cannot meet, a legacy server
-that never answers the ``server/discover`` probe, and a server replaced by one of the other era (issue 13).
+"""Choosing the protocol version: a per-server ``protocol`` pin, a pin the server cannot meet, a legacy
+server that never answers the ``server/discover`` probe, a server replaced by one of the other era, and
+``troupe check`` showing the version (issue 13).
 
 The pin is a per-server config key, ``protocol: auto | 2026-07-28 | 2025-11-25 | 2025-06-18 | ...``; these
 tests skip while the config rejects it. The peers are those of ``test_eras.py`` (``servers/peers.py``), on
@@ -8,11 +9,15 @@ stdio and on stateful SSE HTTP.
 
 from __future__ import annotations
 
+import re
+import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from tests.interop.servers.peers import MODERN, PEERS, SERVERS_DIR, Peer, PeerServer, RunningPeers
 from tests.interop.test_eras import (
     CLIENT_VERSIONS,
@@ -20,6 +25,7 @@ from tests.interop.test_eras import (
     assert_ready,
     config_of,
     connected,
+    expected_version,
     require_shared_version,
     server_entry,
     status_of,
@@ -203,3 +209,32 @@ def test_a_server_replaced_by_one_of_the_other_era_is_reprobed(before: str, afte
     assert reached, f"never reached the {after} server: answers {answered[-3:]}, status {status}"
     assert status.state is ServerState.READY
     assert status.protocol_version == second.sdk_client_version
+
+
+def test_troupe_check_shows_the_version_of_each_era_form(tmp_path: Path) -> None:
+    forms = [peer for peer in PEERS if peer.family == "sdk" and peer.transport == "stdio"]
+    # The modern-only form joins once the client speaks 2026-07-28; today check would (rightly) fail on it.
+    reachable = [peer for peer in forms if expected_version(peer) is not None]
+    servers = {}
+    for peer in reachable:
+        command, *args = peer.argv()
+        servers[peer.id] = {"command": command, "args": args, "connect_timeout": 45}
+    config = tmp_path / "troupe.yaml"
+    config.write_text(
+        yaml.safe_dump({"tools": {"mcp": {"reconnect": {"max_attempts": 0}}, "mcp_servers": servers}}),
+        encoding="utf-8",
+    )
+
+    completed = subprocess.run(
+        [sys.executable, "-m", "mcp_troupe.cli", "check", "-c", str(config)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    for peer in reachable:
+        # SERVER TRANSPORT STATE INC ATTEMPTS PROTOCOL ...
+        row = rf"^\s*{re.escape(peer.id)}\s+stdio\s+ready\s+\d+\s+\d+\s+{expected_version(peer)}\s"
+        assert re.search(row, completed.stdout, re.M), completed.stdout
