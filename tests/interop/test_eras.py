@@ -15,8 +15,8 @@ offers, so they run (and hold) before and after the protocol-eras work lands:
 - the handler tests skip while ``Troupe`` has no ``elicitation_handler``/``progress_handler`` (issue 14);
 - the version-pin tests skip while the config has no per-server ``protocol`` key.
 
-Peers started over HTTP are shared by a module's tests (each start costs seconds); each peer gets one troupe
-for the read-only tests, and tests that change the server (``add_tool``) use names no other test lists.
+A peer's HTTP server is shared by that peer's tests (each start costs seconds), and so is one troupe for the
+read-only tests; tests that change the server (``add_tool``) use names no other test lists.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from tests.interop.servers.peers import MODERN, PEERS, Peer, PeerServer, RunningPeers
+from tests.interop.servers.peers import MODERN, PEERS, Peer, PeerServer
 
 from mcp_troupe import ServerState, Troupe, TroupeError, UnknownTool, parse_config
 from mcp_troupe.protocol import versions as client_versions
@@ -159,10 +159,27 @@ def peer(request: pytest.FixtureRequest) -> Peer:
 
 
 @pytest.fixture(scope="module")
-def peer_troupe(peer: Peer, running_peers: RunningPeers) -> Iterator[Troupe]:
+def peer_server(peer: Peer) -> Iterator[PeerServer | None]:
+    """The running server of an HTTP ``peer`` (``None`` for stdio: the troupe starts that one itself).
+
+    pytest runs a module-scoped parameter's tests together, so each server lives only while its tests run.
+    """
+    require_shared_version(peer)  # no server start for a peer whose tests all skip
+    if peer.transport == "stdio":
+        yield None
+        return
+    server = PeerServer(peer)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def peer_troupe(peer: Peer, peer_server: PeerServer | None) -> Iterator[Troupe]:
     """One troupe connected to ``peer``, shared by the peer's read-only tests."""
-    require_shared_version(peer)
-    with connected(config_of(peer, running_peers.get(peer))) as troupe:
+    with connected(config_of(peer, peer_server)) as troupe:
         yield troupe
 
 
@@ -341,7 +358,7 @@ def test_a_prompt_and_a_resource_that_elicit_fail_clearly_without_a_handler(
 
 @pytest.mark.skipif(not HAS_ELICITATION_HANDLER, reason="Troupe has no elicitation_handler yet (issue 14)")
 def test_elicitation_reaches_the_handler_and_its_answer_the_server(
-    peer: Peer, running_peers: RunningPeers
+    peer: Peer, peer_server: PeerServer | None
 ) -> None:
     version = require_shared_version(peer)
     if version != MODERN and not peer.legacy_back_channel():
@@ -352,7 +369,7 @@ def test_elicitation_reaches_the_handler_and_its_answer_the_server(
         asked.append(request)
         return {"action": "accept", "content": {"confirm": True}}
 
-    with connected(config_of(peer, running_peers.get(peer)), elicitation_handler=answer) as troupe:
+    with connected(config_of(peer, peer_server), elicitation_handler=answer) as troupe:
         assert_ready(troupe)
         result = troupe.call(tool(peer, "confirm"), {"action": "deploy"}, timeout=30)
         if peer.has_eliciting_prompt_and_resource:
