@@ -45,6 +45,8 @@ PACKAGES: dict[str, str] = {
     "@modelcontextprotocol/conformance": "0.1.16",
     "@modelcontextprotocol/server-everything": "2026.8.31",
     "@modelcontextprotocol/server-filesystem": "2026.8.31",
+    # The TypeScript SDK's 1.x line (npm `latest`, speaks up to 2025-11-25): servers/ts_sdk_server.mjs.
+    "@modelcontextprotocol/sdk": "1.32.2",
 }
 """The npm packages the tests run, pinned to versions checked with ``npm view <package> version``."""
 
