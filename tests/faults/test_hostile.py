@@ -6,15 +6,19 @@ that the attack is contained with a reason, and that the ordinary server keeps a
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.faults.test_faults import troupe_of
+from tests.faults.test_faults import status_of, troupe_of, wait_for
+from tests.processes import ChildWatch, is_alive
 
-from mcp_troupe import stdio_server
+from mcp_troupe import ServerState, stdio_server
 from mcp_troupe.config import ServerConfig
 
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(60)]
@@ -77,3 +81,75 @@ def test_an_output_pattern_that_needs_backtracking_is_reported_unchecked() -> No
         result = troupe.call("mcp__evil__match", {})
         assert "could not be checked in bounded time" in result.text
         assert not result.is_error
+
+
+# ---- escaped descendants --------------------------------------------------------------------------------
+
+
+_SEEN_ESCAPEES: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _kill_escapees_left_by_a_failing_test() -> Iterator[None]:
+    yield
+    for pid in _SEEN_ESCAPEES:
+        if is_alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    _SEEN_ESCAPEES.clear()
+
+
+def escapees(pid_file: Path, timeout: float = 10.0) -> set[int]:
+    """The pids the ``setsid`` server wrote: its setsid() child and the double-forked grandchild."""
+    deadline = time.monotonic() + timeout
+    while not pid_file.exists():
+        assert time.monotonic() < deadline, "the hostile server never wrote its escapees' pids"
+        time.sleep(0.02)
+    pids = {int(line) for line in pid_file.read_text().split()}
+    _SEEN_ESCAPEES.update(pids)
+    assert len(pids) == 2
+    return pids
+
+
+def _outside_the_group(pids: set[int], server_pid: int) -> bool:
+    return all(os.getpgid(pid) != server_pid for pid in pids)
+
+
+def test_stop_ends_a_setsid_child_and_a_double_forked_grandchild(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pids"
+    with troupe_of(hostile("esc", "setsid", str(pid_file))) as troupe:
+        assert troupe.wait_ready(15)
+        pids = escapees(pid_file)
+        server_pid = status_of(troupe, "esc").pid
+        assert server_pid is not None and all(is_alive(pid) for pid in pids)
+        assert _outside_the_group(pids, server_pid)  # the process-group kill alone would miss them
+    assert ChildWatch(frozenset()).wait_until_gone(pids, timeout=5) == set()
+
+
+def test_kill_9_of_the_server_ends_its_escaped_descendants_before_the_reconnect(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pids"
+    with troupe_of(hostile("esc", "setsid", str(pid_file))) as troupe:
+        assert troupe.wait_ready(15)
+        first = escapees(pid_file)
+        pid_file.unlink()
+        server_pid = status_of(troupe, "esc").pid
+        assert server_pid is not None
+        os.kill(server_pid, signal.SIGKILL)
+        wait_for(troupe, "esc", lambda s: s.state is ServerState.READY and s.incarnation == 2)
+        second = escapees(pid_file)
+        assert ChildWatch(frozenset()).wait_until_gone(first, timeout=5) == set()
+        assert all(is_alive(pid) for pid in second)  # the new incarnation's own are left alone
+        assert troupe.call("mcp__esc__echo", {"text": "back"}).text == "back"
+    assert ChildWatch(frozenset()).wait_until_gone(second, timeout=5) == set()
+
+
+def test_restart_ends_the_old_incarnations_escaped_descendants(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pids"
+    with troupe_of(hostile("esc", "setsid", str(pid_file))) as troupe:
+        assert troupe.wait_ready(15)
+        first = escapees(pid_file)
+        pid_file.unlink()
+        troupe.restart("esc")
+        wait_for(troupe, "esc", lambda s: s.state is ServerState.READY and s.incarnation == 2)
+        second = escapees(pid_file)
+        assert ChildWatch(frozenset()).wait_until_gone(first, timeout=5) == set()
+    assert ChildWatch(frozenset()).wait_until_gone(second, timeout=5) == set()

@@ -9,7 +9,10 @@ ahead of them (see :meth:`_StdioConnection.send`), and otherwise are batched int
 
 The server runs in its own process group (``start_new_session``) so that closing it also ends whatever it
 spawned — the ``npx`` / ``uv run`` wrapper case, where the real server is a grandchild that never sees EOF.
-spec: lifecycle, stdio shutdown — close stdin, wait, SIGTERM, wait, SIGKILL.
+spec: lifecycle, stdio shutdown — close stdin, wait, SIGTERM, wait, SIGKILL. A descendant that left the group
+(``setsid()``, a double fork) is found by the environment tag every process of the connection inherits and
+killed after the group (:mod:`mcp_troupe.actors.descendants`); every ``/proc`` read of that runs in a worker
+thread, never on the loop.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any, assert_never
 
 import pykka
 
+from mcp_troupe.actors.descendants import TAG_VARIABLE, end_descendants, new_tag
 from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
@@ -63,7 +67,7 @@ def server_environment(
 
 
 def _group_is_alive(pgid: int) -> bool:
-    """Whether any non-zombie process is left in process group ``pgid``."""
+    """Whether a non-zombie process is left in process group ``pgid`` (reads ``/proc``: never on the loop)."""
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
@@ -261,6 +265,9 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         self.runtime = runtime
         self.framer = LineFramer(max_frame)
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+        # Every process of this connection inherits it (TAG_VARIABLE): how escaped descendants are found.
+        self.tag = new_tag()
+        self._are_descendants_ended = False
         self._stderr_partial = b""
         self.process: asyncio.SubprocessTransport | None = None
         self.stdin: asyncio.WriteTransport | None = None
@@ -493,10 +500,19 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         if self.returncode is None and self.stdin is not None and not self.stdin.is_closing():
             self.stdin.close()
             await self._wait_exit(grace)
+        loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGKILL):
-            if self.returncode is None or _group_is_alive(pgid):
+            if self.returncode is None or await loop.run_in_executor(None, _group_is_alive, pgid):
                 _kill_group(pgid, sig)
                 await self._wait_group(pgid, grace if sig == signal.SIGTERM else 2.0)
+        # What left the group (setsid, a double fork) is still tagged: end it too, off the loop.
+        survivors = await loop.run_in_executor(None, end_descendants, self.tag)
+        self._are_descendants_ended = not survivors
+        if survivors:
+            log.warning(
+                "server %s: %d descendant process(es) survived SIGKILL: %s",
+                self.server, len(survivors), sorted(survivors),
+            )  # fmt: skip
         process.close()
         self._report_down("closed")
 
@@ -512,14 +528,22 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         await self._wait_exit(timeout)
-        while _group_is_alive(pgid) and loop.time() < deadline:
+        # Each look at /proc runs in a worker thread: with many servers closing at once, scans on the loop
+        # every 20 ms would starve every other connection's I/O (issue 12).
+        while loop.time() < deadline and await loop.run_in_executor(None, _group_is_alive, pgid):
             await asyncio.sleep(0.02)
 
     def kill_now(self) -> None:
-        """Last resort from any thread: SIGKILL the whole group without waiting."""
+        """Last resort from any thread but the loop's: SIGKILL the group and every tagged descendant.
+
+        Blocks for as long as the ``/proc`` scan takes (milliseconds); it runs on actor threads only.
+        """
         self._close_direct_fd()
         if self.pid is not None and self.returncode is None:
             _kill_group(self.pid, signal.SIGKILL)
+        if self.pid is not None and not self._are_descendants_ended:
+            end_descendants(self.tag, timeout=0.5)
+            self._are_descendants_ended = True
 
 
 class StdioTransport(pykka.ThreadingActor):
@@ -549,6 +573,7 @@ class StdioTransport(pykka.ThreadingActor):
                 config = self.config
                 assert config.command is not None
                 env = server_environment(config.env)
+                env[TAG_VARIABLE] = self.connection.tag
                 try:
                     self.runtime.loop.spawn(
                         self.connection.open,
