@@ -77,6 +77,7 @@ from mcp_troupe.errors import (
     TroupeClosed,
     TroupeError,
 )
+from mcp_troupe.policy.redaction import Redactor
 from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.jsonrpc import ErrorResponse, Notification, Request, RequestId, Response
@@ -309,8 +310,11 @@ async def _read_bounded(response: httpx.Response, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-async def _error_excerpt(response: httpx.Response) -> str:
-    """The start of an error answer: its JSON-RPC error message if it is one, else its text, one line."""
+async def _error_excerpt(response: httpx.Response, redactor: Redactor) -> str:
+    """The start of an error answer: its JSON-RPC error message if it is one, else its text, one line.
+
+    Our secrets are redacted from the whole text before it is cut (a cut could split one beyond recognition).
+    """
     body = b""
     try:
         async for chunk in response.aiter_bytes():
@@ -328,7 +332,8 @@ async def _error_excerpt(response: httpx.Response) -> str:
         message = obj["error"].get("message")
         if isinstance(message, str) and message:
             text = message
-    return " ".join(text.split())[: HttpError.EXCERPT_LIMIT]
+    text = redactor.redact(text, is_cut=len(body) >= ERROR_BODY_READ)
+    return redactor.redact(" ".join(text.split())[: HttpError.EXCERPT_LIMIT], is_cut=True)
 
 
 class _Challenge:
@@ -380,6 +385,8 @@ class _HttpConnection:
                 self.server,
                 ", ".join(ignored),
             )
+        # Server-sent text becomes an error or a log line only through this (issue 15: echoed headers).
+        self.redactor = Redactor.for_connection(config.headers, config.env)
         self._base_headers: dict[str, str] = {
             "User-Agent": f"mcp-troupe/{__version__}",
             **{name: value for name, value in config.headers.items() if name.lower() not in reserved},
@@ -552,6 +559,7 @@ class _HttpConnection:
     def _report_down(self, reason: str) -> None:
         if self._is_down or self._is_closing:
             return
+        reason = self.redactor.redact(reason)
         log.info("server %s (incarnation %d): transport down: %s", self.server, self.incarnation, reason)
         safe_tell(self.session, TransportDown(self.incarnation, reason))
         self._is_down = True
@@ -575,6 +583,8 @@ class _HttpConnection:
                 headers[SESSION_HEADER] = self._session_id
             if self._protocol_version is not None:
                 headers[VERSION_HEADER] = self._protocol_version
+        # Whatever credential goes out (a bearer or DPoP token that OAuth renewed) is redacted from answers.
+        self.redactor.add_headers(headers)
         return headers
 
     def _start_post(self, frame: bytes) -> None:
@@ -694,7 +704,8 @@ class _HttpConnection:
     ) -> None:
         if request is None:
             # A notification: nobody waits for it. The next request meets the same problem and reports it.
-            log.warning("server %s: %s not sent: %s", self.server, _method_of(message), error or http_reason)
+            why = self.redactor.redact(str(error or http_reason))
+            log.warning("server %s: %s not sent: %s", self.server, _method_of(message), why)
             return
         if error is not None:
             log.info("server %s: %s failed: %s", self.server, request.method, error)
@@ -774,12 +785,14 @@ class _HttpConnection:
             await response.aread()
             self._fail_request(request, self._no_answer(status, request))
         else:
-            excerpt = await _error_excerpt(response)
+            excerpt = await _error_excerpt(response, self.redactor)
             reason = f"unexpected Content-Type {media_type!r}"
             self._fail_request(request, self._http_error(status, request, excerpt, reason))
         return True
 
     def _http_error(self, status: int, request: Request, excerpt: str = "", reason: str = "") -> HttpError:
+        # Redacted before the excerpt is cut: a secret split by the cut would no longer be recognised.
+        excerpt, reason = self.redactor.redact(excerpt), self.redactor.redact(reason)
         return HttpError(
             self.server, status, excerpt, request_id=request.id, method=request.method, reason=reason
         )
@@ -811,10 +824,11 @@ class _HttpConnection:
         if status in (401, 403):
             await self._on_unauthorized(response, request)
             return
-        excerpt = await _error_excerpt(response)
+        excerpt = await _error_excerpt(response, self.redactor)
         if request is not None:
             self._fail_request(request, self._http_error(status, request, excerpt))
         else:
+            excerpt = self.redactor.redact(excerpt)
             log.warning("server %s: HTTP %d on %s: %s", self.server, status, _method_of(message), excerpt)
 
     async def _challenge_of(self, response: httpx.Response) -> _Challenge | None:
@@ -828,12 +842,12 @@ class _HttpConnection:
             and parse_www_authenticate(www_authenticate).get("error") != "insufficient_scope"
         ):
             return None
-        excerpt = await _error_excerpt(response)
+        excerpt = await _error_excerpt(response, self.redactor)
         return _Challenge(response.status_code, www_authenticate, excerpt)
 
     async def _on_unauthorized(self, response: httpx.Response, request: Request | None) -> None:
         """401/403 that no token can answer: without OAuth, or a 403 other than ``insufficient_scope``."""
-        excerpt = await _error_excerpt(response)
+        excerpt = await _error_excerpt(response, self.redactor)
         if request is None:
             log.warning("server %s: HTTP %d (authorization required)", self.server, response.status_code)
             return
@@ -960,7 +974,7 @@ class _HttpConnection:
                         self._on_session_expired(frame, sent_session_id)
                         return
                     if status >= 300 or _media_type(response) != "text/event-stream":
-                        excerpt = await _error_excerpt(response)
+                        excerpt = await _error_excerpt(response, self.redactor)
                         reason = "the response stream broke and the server would not resume it"
                         self._fail_request(request, self._http_error(status, request, excerpt, reason))
                         return

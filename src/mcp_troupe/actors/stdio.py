@@ -37,6 +37,7 @@ from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge, TroupeClosed
+from mcp_troupe.policy.redaction import Redactor
 from mcp_troupe.protocol.jsonrpc import LineFramer
 
 __all__ = ["INHERITED_ENVIRONMENT", "StdioTransport", "server_environment"]
@@ -267,6 +268,8 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         # Every process of this connection inherits it (TAG_VARIABLE): how escaped descendants are found.
         self.tag = new_tag()
+        # Replaced by the transport with one that knows the server's configured env (see StdioTransport).
+        self.redactor = Redactor()
         self._are_descendants_ended = False
         self._stderr_partial = b""
         self.process: asyncio.SubprocessTransport | None = None
@@ -431,7 +434,9 @@ class _StdioConnection(asyncio.SubprocessProtocol):
             partial = b""
         self._stderr_partial = partial
         for raw in lines:
-            line = raw.decode("utf-8", "replace").rstrip("\r")[:STDERR_LINE_LIMIT]
+            # The configured env's secrets never reach the tail shown to users, or the log (issue 15).
+            whole = self.redactor.redact(raw.decode("utf-8", "replace").rstrip("\r"))
+            line = self.redactor.redact(whole[:STDERR_LINE_LIMIT], is_cut=len(whole) > STDERR_LINE_LIMIT)
             if line:
                 self.stderr_tail.append(line)
                 log.debug("server %s stderr: %s", self.server, line)
@@ -564,6 +569,7 @@ class StdioTransport(pykka.ThreadingActor):
         self.config = config
         self.runtime = runtime
         self.connection = _StdioConnection(config.name, incarnation, session, runtime, max_frame)
+        self.connection.redactor = Redactor.for_connection(config.headers, config.env)
         self._is_closing = False
 
     def on_receive(self, message: Any) -> None:
