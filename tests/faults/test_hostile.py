@@ -6,6 +6,7 @@ that the attack is contained with a reason, and that the ordinary server keeps a
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sys
@@ -18,8 +19,10 @@ import pytest
 from tests.faults.test_faults import status_of, troupe_of, wait_for
 from tests.processes import ChildWatch, is_alive
 
-from mcp_troupe import ServerState, stdio_server
+from mcp_troupe import ServerState, Troupe, stdio_server
+from mcp_troupe.actors.registry import CATALOG_REJECTED, RegistryActor
 from mcp_troupe.config import ServerConfig
+from mcp_troupe.policy.bounds import CatalogLimits
 
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(60)]
 
@@ -153,3 +156,82 @@ def test_restart_ends_the_old_incarnations_escaped_descendants(tmp_path: Path) -
         second = escapees(pid_file)
         assert ChildWatch(frozenset()).wait_until_gone(first, timeout=5) == set()
     assert ChildWatch(frozenset()).wait_until_gone(second, timeout=5) == set()
+
+
+# ---- definitions built to make policy the attack ------------------------------------------------------
+
+
+def _rejected_of(troupe: Troupe, name: str) -> dict[str, str]:
+    return dict(status_of(troupe, name).rejected)
+
+
+def test_a_default_nested_985_levels_rejects_that_tool_with_the_reason_and_the_server_connects() -> None:
+    with troupe_of(hostile("deep", "deep", "985", connect_timeout=10), hostile("ok")) as troupe:
+        assert troupe.wait_ready(20)
+        status = status_of(troupe, "deep")
+        assert status.state is ServerState.READY
+        assert "max_schema_depth" in status.rejected["deep"]
+        assert "inputSchema.properties.x.default" in status.rejected["deep"]
+        assert troupe.call("mcp__deep__echo", {"text": "alive"}).text == "alive"
+
+
+def test_a_default_nested_past_any_recursion_limit_is_rejected_the_same_way() -> None:
+    with troupe_of(hostile("deep", "deep", "20000", connect_timeout=10)) as troupe:
+        assert troupe.wait_ready(20)
+        assert "nests deeper" in _rejected_of(troupe, "deep")["deep"]
+        assert troupe.call("mcp__deep__echo", {"text": "alive"}).text == "alive"
+
+
+def test_a_megabyte_pattern_is_rejected_by_its_length_not_compiled() -> None:
+    with troupe_of(hostile("big", "big-pattern")) as troupe:
+        assert troupe.wait_ready(20)
+        reason = _rejected_of(troupe, "big")["big"]
+        assert "max_pattern_chars (4096)" in reason and "inputSchema.properties.x.pattern" in reason
+
+
+def test_more_tools_than_max_tools_reject_the_whole_server_with_the_reason_in_status() -> None:
+    server = dataclasses.replace(hostile("many", "catalog", "300"), limits=CatalogLimits(max_tools=200))
+    with troupe_of(server, hostile("ok")) as troupe:
+        assert troupe.wait_ready(20)
+        status = status_of(troupe, "many")
+        assert status.tool_count == 0
+        assert (
+            "lists 301 tools, more than tools.mcp.limits.max_tools (200)" in status.rejected[CATALOG_REJECTED]
+        )
+        assert not [spec for spec in troupe.tools() if spec.server == "many"]
+        assert troupe.call("mcp__ok__echo", {"text": "fine"}).text == "fine"
+
+
+def test_a_big_catalog_is_judged_in_slices_while_the_registry_keeps_answering(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # CPU time of each message the registry handles: wall-clock time on a shared machine says little.
+    worst: dict[str, float] = {}
+    original = RegistryActor.on_receive
+
+    def timed(self: RegistryActor, message: object) -> None:
+        started = time.thread_time()
+        try:
+            original(self, message)
+        finally:
+            kind = type(message).__name__
+            worst[kind] = max(worst.get(kind, 0.0), time.thread_time() - started)
+
+    monkeypatch.setattr(RegistryActor, "on_receive", timed)
+    with troupe_of(hostile("big", "catalog", "4000", connect_timeout=40), hostile("ok")) as troupe:
+        mid_judging = 0
+        deadline = time.monotonic() + 50
+        while time.monotonic() < deadline:
+            status = status_of(troupe, "big")
+            if status.state is ServerState.READY and status.tool_count == 4001:
+                break
+            if status.state is ServerState.READY and status.tool_count == 0:
+                mid_judging += 1  # the registry answered while the catalog was being judged
+            time.sleep(0.005)
+        assert troupe.wait_ready(30)
+        assert status_of(troupe, "big").tool_count == 4001
+        assert troupe.call("mcp__big__tool_3999", {}).text == ""
+    assert mid_judging > 0
+    assert worst.get("_JudgeMore", 0.0) > 0.0  # it was sliced
+    # One slice is JUDGE_SLICE_SECONDS of wall-clock time; CPU time can only be less, plus one tool's worth.
+    assert max(worst.values()) < 0.25, worst

@@ -28,7 +28,8 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
@@ -71,6 +72,7 @@ from mcp_troupe.errors import (
     UnknownServer,
     UnknownTool,
 )
+from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
 from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.gate import decide
@@ -104,6 +106,8 @@ RESULTS_MAX_ENTRIES = 64
 """Cut tool outputs kept for ``mcp_resources`` (the oldest go first)."""
 RESULTS_MAX_CHARS = 32 * 1024 * 1024
 """Characters kept in all, across the stored outputs; one larger output is itself cut to this."""
+CATALOG_REJECTED = "*"
+"""The key in ``ServerStatus.rejected`` that says the whole catalog was rejected (e.g. too many tools)."""
 # The capabilities a server's handshake may offer that the built-in tools reach.
 _BUILTIN_CAPABILITIES = frozenset(tool.capability for tool in BUILTIN_TOOLS.values())
 
@@ -206,6 +210,40 @@ class _ApprovalDecided:
     remember: bool
 
 
+@dataclass(frozen=True, slots=True)
+class _JudgeMore:
+    """Go on judging ``server``'s catalog (judging ``number``): the registry tells itself, between slices."""
+
+    server: str
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class _NameMore:
+    """Go on judging the qualified names left from a big update (the registry tells itself)."""
+
+
+@dataclass(slots=True)
+class _Judging:
+    """A catalog too big to judge in one slice, judged a slice at a time (see :meth:`RegistryActor._judge`).
+
+    Until it is done the server's tools are out of the table: none is callable unjudged (DESIGN rule 8).
+    """
+
+    number: int
+    catalog: ServerCatalog
+    previous: dict[str, ToolVerdict]
+    previous_tools: dict[str, ToolDefinition]
+    checks: dict[tuple[str, str | None], ContentChecks]
+    verdicts: dict[str, ToolVerdict] = field(default_factory=dict)
+    used: set[tuple[str, str | None]] = field(default_factory=set)
+    next_index: int = 0
+
+
+JUDGE_SLICE_SECONDS = 0.02
+"""Policy work done in one go before the registry answers what waits in its mailbox (issue 15)."""
+
+
 RegistryMessage = (
     CallTool
     | CancelToolCall
@@ -222,6 +260,8 @@ RegistryMessage = (
     | ServerCatalog
     | ServerDown
     | _ApprovalDecided
+    | _JudgeMore
+    | _NameMore
 )
 
 
@@ -268,6 +308,13 @@ class RegistryActor(pykka.ThreadingActor):
         # Per server: the catalog the verdicts were computed for, and each tool's verdict by name.
         self._verdicts: dict[str, tuple[ServerCatalog, dict[str, ToolVerdict]]] = {}
         self._content_checks: dict[str, dict[tuple[str, str | None], ContentChecks]] = {}
+        # Catalogs being judged a slice at a time, and catalogs rejected whole (more tools than allowed).
+        self._judging: dict[str, _Judging] = {}
+        self._judgings = 0
+        self._catalog_rejected: dict[str, str] = {}
+        # Qualified names whose naming is still to be judged (a big update, judged in slices).
+        self._naming: deque[str] = deque()
+        self._is_naming_scheduled = False
         self.config = config
         self.runtime = runtime
         # The built-in tools' names are reserved too: a server tool called mcp_resources is rejected as a
@@ -374,6 +421,16 @@ class RegistryActor(pykka.ThreadingActor):
                 self._on_shutdown(msg.reply_to)
             case _ApprovalDecided():
                 self._on_approval_decided(msg)
+            case _NameMore():
+                self._is_naming_scheduled = False
+                if not self._is_shut_down:
+                    self._name_pending(())
+                    self._release_settle_waiters()
+            case _JudgeMore():
+                judging = self._judging.get(msg.server)
+                if not self._is_shut_down and judging is not None and judging.number == msg.number:
+                    self._update_server(msg.server)
+                    self._release_settle_waiters()
             case StoreResult():
                 if not self._is_shut_down:
                     self._store_result(msg.uri, msg.text)
@@ -620,6 +677,9 @@ class RegistryActor(pykka.ThreadingActor):
         cached = self._verdicts.get(msg.server)
         if cached is not None and cached[0] is previous:
             self._verdicts[msg.server] = (msg, cached[1])
+        judging = self._judging.get(msg.server)
+        if judging is not None and judging.catalog is previous:
+            judging.catalog = msg  # the same listing: the judging in progress goes on for this one
 
     def _on_server_down(self, msg: ServerDown) -> None:
         if msg.incarnation < self._incarnations.get(msg.server, 0):
@@ -635,25 +695,56 @@ class RegistryActor(pykka.ThreadingActor):
             del self._catalogs[msg.server]
             self._update_server(msg.server)
 
-    def _tool_verdicts(self, server: str, catalog: ServerCatalog) -> dict[str, ToolVerdict]:
-        """Policy's verdict on each tool of ``catalog``, computed once per catalog that arrives."""
+    def _limits(self, server: str) -> CatalogLimits:
+        limits = self.config.servers[server].limits
+        return limits if limits is not None else self.config.limits
+
+    def _tool_verdicts(self, server: str, catalog: ServerCatalog) -> dict[str, ToolVerdict] | None:
+        """Policy's verdict on each tool of ``catalog``, computed once per catalog that arrives.
+
+        ``None`` while the catalog is still being judged: a big one is judged in slices of
+        :data:`JUDGE_SLICE_SECONDS`, between which this actor answers its mailbox (``status()``, calls to
+        other servers), so a server listing thousands of tools cannot stall the registry.
+        """
         cached = self._verdicts.get(server)
         if cached is not None and cached[0] is catalog:
             return cached[1]
+        judging = self._judging.get(server)
+        if judging is None or judging.catalog is not catalog:
+            self._judgings += 1
+            judging = _Judging(
+                number=self._judgings,
+                catalog=catalog,
+                # A definition the session passed on unchanged is the same object as before: its verdict
+                # stands. Checks of the previous catalog's definitions are reused; those of tools that are
+                # gone are dropped at the end, so the cache never outgrows the server's tool list.
+                previous=cached[1] if cached is not None else {},
+                previous_tools={tool.name: tool for tool in cached[0].tools} if cached is not None else {},
+                checks=dict(self._content_checks.get(server, {})),
+            )
+            self._judging[server] = judging
+        if not self._judge(server, judging):
+            return None
+        return self._verdicts[server][1]
+
+    def _judge(self, server: str, judging: _Judging) -> bool:
+        """Judge one slice of ``judging``'s tools; True once every tool has its verdict."""
         config = self.config.servers[server]
-        verdicts: dict[str, ToolVerdict] = {}
-        # A definition the session passed on unchanged is the same object as before: its verdict stands.
-        previous = cached[1] if cached is not None else {}
-        previous_tools = {tool.name: tool for tool in cached[0].tools} if cached is not None else {}
-        # Checks of the previous catalog's definitions are reused; those of tools that are gone are dropped
-        # below, so the cache never outgrows the server's tool list.
-        checks = dict(self._content_checks.get(server, {}))
-        used: set[tuple[str, str | None]] = set()
-        for tool in catalog.tools:
-            if tool.name in previous and _is_same(previous_tools.get(tool.name), tool):
-                verdict = previous[tool.name]
-                used.add((verdict.fingerprint, tool.title))
-                verdicts.setdefault(tool.name, verdict)
+        limits = self._limits(server)
+        tools = judging.catalog.tools
+        deadline = time.monotonic() + JUDGE_SLICE_SECONDS
+        index = judging.next_index
+        while index < len(tools):
+            if index % 16 == 0 and index > judging.next_index and time.monotonic() > deadline:
+                judging.next_index = index
+                self.actor_ref.tell(_JudgeMore(server, judging.number))
+                return False
+            tool = tools[index]
+            index += 1
+            if tool.name in judging.previous and _is_same(judging.previous_tools.get(tool.name), tool):
+                verdict = judging.previous[tool.name]
+                judging.used.add((verdict.fingerprint, tool.title))
+                judging.verdicts.setdefault(tool.name, verdict)
                 continue
             verdict = evaluate_tool(
                 tool,
@@ -661,17 +752,21 @@ class RegistryActor(pykka.ThreadingActor):
                 include=config.tools_include,
                 exclude=config.tools_exclude,
                 security_policy=self.config.security_policy,
-                cache=checks,
+                cache=judging.checks,
+                limits=limits,
             )
-            used.add((verdict.fingerprint, tool.title))
-            verdicts.setdefault(tool.name, verdict)
+            judging.used.add((verdict.fingerprint, tool.title))
+            judging.verdicts.setdefault(tool.name, verdict)
             if verdict.rejected is not None:
                 log.warning("server %s: tool %r rejected: %s", server, tool.name, verdict.rejected)
             for warning in verdict.warnings:
                 log.warning("server %s: tool %r registered despite: %s", server, tool.name, warning)
-        self._verdicts[server] = (catalog, verdicts)
-        self._content_checks[server] = {key: value for key, value in checks.items() if key in used}
-        return verdicts
+        del self._judging[server]
+        self._verdicts[server] = (judging.catalog, judging.verdicts)
+        self._content_checks[server] = {
+            key: value for key, value in judging.checks.items() if key in judging.used
+        }
+        return True
 
     def _rebuild(self) -> None:
         """Re-apply policy and naming to every server's catalog (used when anything may have changed)."""
@@ -688,6 +783,9 @@ class RegistryActor(pykka.ThreadingActor):
         """
         old = self._parts.pop(server, None)
         catalog = self._catalogs.get(server)
+        if catalog is None:
+            self._judging.pop(server, None)
+        # None too while a big catalog is still being judged: its tools stay out until judged (rule 8).
         new = self._server_part(server, catalog) if catalog is not None else None
         touched: dict[str, None] = {}
         if old is not None:
@@ -710,14 +808,47 @@ class RegistryActor(pykka.ThreadingActor):
             self._rejected_names.pop(qualified, None)
             for other, tool in self._holders.get(qualified, ()):
                 self._name_rejected[other].pop(tool, None)
-        for qualified in touched:
-            for other, tool in self._holders.get(qualified, ()):
-                self._judge_name(other, tool, self._parts[other])
+        # Named a slice at a time: a server listing thousands of tools must not hold the mailbox (issue 15).
+        self._name_pending(touched)
         self.board.routes = {}
 
-    def _server_part(self, server: str, catalog: ServerCatalog) -> _ServerPart:
-        part = _ServerPart(policy_rejected=dict(catalog.rejected))
+    def _name_pending(self, qualified_names: Iterable[str]) -> None:
+        """Judge the names of ``qualified_names`` (and any left from before), for one slice at most.
+
+        Until a name is judged, no tool of it is in the table (not listed, not callable: DESIGN rule 8).
+        What is left is judged on :class:`_NameMore`, after the messages that wait in the mailbox.
+        """
+        self._naming.extend(qualified_names)
+        deadline = time.monotonic() + JUDGE_SLICE_SECONDS
+        done = 0
+        while self._naming:
+            if done % 64 == 63 and time.monotonic() > deadline:
+                if not self._is_naming_scheduled:
+                    self._is_naming_scheduled = True
+                    self.actor_ref.tell(_NameMore())
+                return
+            qualified = self._naming.popleft()
+            done += 1
+            for other, tool in list(self._holders.get(qualified, ())):
+                part = self._parts.get(other)
+                # A name queued by an older update may have changed hands since: judge its holders now.
+                if part is not None and part.qualified.get(tool) == qualified:
+                    self._judge_name(other, tool, part)
+
+    def _server_part(self, server: str, catalog: ServerCatalog) -> _ServerPart | None:
+        too_many = catalog_problem(len(catalog.tools), self._limits(server))
+        if too_many is not None:
+            # Rejected whole, unjudged: judging the catalog is the work its size attacks (issue 15).
+            if self._catalog_rejected.get(server) != too_many:
+                log.warning("server %s: catalog rejected: %s", server, too_many)
+            self._catalog_rejected[server] = too_many
+            self._judging.pop(server, None)
+            return _ServerPart(policy_rejected={CATALOG_REJECTED: too_many})
+        self._catalog_rejected.pop(server, None)
         tool_verdicts = self._tool_verdicts(server, catalog)
+        if tool_verdicts is None:
+            return None
+        part = _ServerPart(policy_rejected=dict(catalog.rejected))
         for tool in catalog.tools:
             verdict = tool_verdicts[tool.name]
             if verdict.rejected is not None:
@@ -831,7 +962,12 @@ class RegistryActor(pykka.ThreadingActor):
     def _release_settle_waiters(self) -> None:
         if not self._settle_waiters:
             return
-        if all(status.state.is_settled for status in self._statuses.values()):
+        # A catalog still being judged is not settled: wait_ready() then tools() must see its verdicts.
+        if (
+            not self._judging
+            and not self._naming
+            and all(status.state.is_settled for status in self._statuses.values())
+        ):
             waiters, self._settle_waiters = self._settle_waiters, []
             for waiter in waiters:
                 if not waiter.done():
@@ -871,6 +1007,8 @@ class RegistryActor(pykka.ThreadingActor):
         self._parts, self._holders, self._name_rejected, self._rejected_names = {}, {}, {}, {}
         self._lanes = {}
         self._offers = {}
+        self._judging = {}
+        self._naming.clear()
         self._results.clear()
         self._results_chars = 0
         futures = []
@@ -891,7 +1029,10 @@ def _is_same(a: object, b: object) -> bool:
 def _same_listing(previous: ServerCatalog, new: ServerCatalog) -> bool:
     """Whether ``new`` lists what ``previous`` did (the session passes unchanged definitions on as the same
     objects, so this is an identity check per tool in the common case, done in C)."""
-    return previous.tools == new.tools and previous.rejected == new.rejected
+    try:
+        return previous.tools == new.tools and previous.rejected == new.rejected
+    except RecursionError:  # definitions too deep to compare: judged again (and rejected by the bounds)
+        return False
 
 
 def _complete_when_all(futures: list[Future[None]], reply_to: Future[None]) -> None:
