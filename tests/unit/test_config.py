@@ -1081,3 +1081,14 @@ def test_a_wrong_catalog_limit_names_its_key() -> None:
         "tools.mcp.limits.max_pattern_chars",
         "must be at least 1, got integer 0",
     )
+
+
+def test_the_limits_example_in_the_configuration_guide_loads() -> None:
+    guide = (DOCS / "configuration.md").read_text(encoding="utf-8")
+    section = guide.split("#### `tools.mcp.limits`", 1)[1]
+    block = re.search(r"```yaml\n(.*?)```", section, re.DOTALL)
+    assert block is not None
+    config = parse_config(yaml.safe_load(block.group(1)))
+    gateway_limits = config.servers["gateway"].limits
+    assert config.limits.max_tools == 2000
+    assert gateway_limits is not None and gateway_limits.max_tools == 20000
