@@ -541,7 +541,11 @@ class _HttpConnection:
                 headers = self._headers(ACCEPT_POST, with_session=True, token=await self._token_or_none())
                 response = await client.delete(self.url, headers=headers)
         except (httpx.HTTPError, TimeoutError) as exc:
-            log.debug("server %s: DELETE of the session failed: %s", self.server, _describe(exc))
+            log.debug(
+                "server %s: DELETE of the session failed: %s",
+                self.server,
+                self.redactor.redact(_describe(exc)),
+            )
             return
         if response.status_code >= 400 and response.status_code not in (404, 405):
             log.info("server %s: DELETE of the session answered HTTP %d", self.server, response.status_code)
@@ -708,7 +712,9 @@ class _HttpConnection:
             log.warning("server %s: %s not sent: %s", self.server, _method_of(message), why)
             return
         if error is not None:
-            log.info("server %s: %s failed: %s", self.server, request.method, error)
+            log.info(
+                "server %s: %s failed: %s", self.server, request.method, self.redactor.redact(str(error))
+            )
             self._fail_request(request, error)
         else:
             assert http_reason is not None
@@ -983,7 +989,11 @@ class _HttpConnection:
                             if self._deliver_answer(parser.feed(chunk), request, response):
                                 return
                     except httpx.HTTPError as exc:
-                        log.debug("server %s: resumed stream broke: %s", self.server, _describe(exc))
+                        log.debug(
+                            "server %s: resumed stream broke: %s",
+                            self.server,
+                            self.redactor.redact(_describe(exc)),
+                        )
             except httpx.HTTPError as exc:
                 self._report_down(f"resuming the answer to {request.method} failed: {_describe(exc)}")
                 return
@@ -1078,14 +1088,20 @@ class _HttpConnection:
                                     has_events = True
                                     self._deliver(self._frames_of(events))
                         except httpx.HTTPError as exc:
-                            log.debug("server %s: the GET stream broke: %s", self.server, _describe(exc))
+                            log.debug(
+                                "server %s: the GET stream broke: %s",
+                                self.server,
+                                self.redactor.redact(_describe(exc)),
+                            )
                         if parser.last_event_id is not None:
                             has_events = has_events or parser.last_event_id != last_event_id
                             last_event_id = parser.last_event_id
                         retry = parser.retry
             except httpx.HTTPError as exc:
                 # The POSTs find out whether the server is really gone; this stream only waits and retries.
-                log.debug("server %s: the GET stream failed: %s", self.server, _describe(exc))
+                log.debug(
+                    "server %s: the GET stream failed: %s", self.server, self.redactor.redact(_describe(exc))
+                )
             except FrameTooLarge as exc:
                 self._report_down(f"a message on the GET stream exceeded max_frame_bytes ({exc.limit} bytes)")
                 return
