@@ -23,10 +23,12 @@ import logging
 import os
 import signal
 import subprocess
+import threading
+import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from typing import Any, assert_never
+from typing import Any, TypeVar, assert_never
 
 import pykka
 
@@ -43,6 +45,7 @@ from mcp_troupe.protocol.jsonrpc import LineFramer
 __all__ = ["INHERITED_ENVIRONMENT", "StdioTransport", "server_environment"]
 
 log = logging.getLogger("mcp_troupe.stdio")
+_T = TypeVar("_T")
 
 # What a server inherits from our environment, besides its configured `env`. Secrets in the agent's own
 # environment (API keys, tokens) are not handed to every server by default; pass them explicitly in `env`.
@@ -93,6 +96,46 @@ def _group_is_alive(pgid: int) -> bool:
         if len(fields) >= 3 and int(fields[2]) == pgid and fields[0] != b"Z":
             return True
     return False
+
+
+def _wait_group_gone(pgid: int, timeout: float) -> None:
+    """Block until process group ``pgid`` has no live process, or ``timeout`` passed (a worker's job)."""
+    deadline = time.monotonic() + timeout
+    while _group_is_alive(pgid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+async def _in_worker(function: Callable[..., _T], *args: Any) -> _T:
+    """Run a blocking ``function`` in a thread of its own and await its result, without blocking the loop.
+
+    A thread per use rather than the loop's default executor: its threads would stay after a close, and
+    closing a server must return the process to the threads it had.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[_T] = loop.create_future()
+
+    def settle(outcome: tuple[_T, None] | tuple[None, BaseException]) -> None:
+        if future.done():  # the awaiting task was cancelled
+            return
+        result, error = outcome
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        outcome: tuple[_T, None] | tuple[None, BaseException]
+        try:
+            outcome = (function(*args), None)
+        except BaseException as exc:  # handed to the awaiting task, which raises it
+            outcome = (None, exc)
+        try:
+            loop.call_soon_threadsafe(settle, outcome)
+        except RuntimeError:  # the loop has closed meanwhile: nobody is waiting any more
+            pass
+
+    threading.Thread(target=run, name=f"mcp-troupe {function.__name__}", daemon=True).start()
+    return await future
 
 
 def _kill_group(pgid: int, sig: signal.Signals) -> None:
@@ -505,13 +548,12 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         if self.returncode is None and self.stdin is not None and not self.stdin.is_closing():
             self.stdin.close()
             await self._wait_exit(grace)
-        loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGKILL):
-            if self.returncode is None or await loop.run_in_executor(None, _group_is_alive, pgid):
+            if self.returncode is None or await _in_worker(_group_is_alive, pgid):
                 _kill_group(pgid, sig)
                 await self._wait_group(pgid, grace if sig == signal.SIGTERM else 2.0)
         # What left the group (setsid, a double fork) is still tagged: end it too, off the loop.
-        survivors = await loop.run_in_executor(None, end_descendants, self.tag)
+        survivors = await _in_worker(end_descendants, self.tag)
         self._are_descendants_ended = not survivors
         if survivors:
             log.warning(
@@ -533,10 +575,9 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         await self._wait_exit(timeout)
-        # Each look at /proc runs in a worker thread: with many servers closing at once, scans on the loop
+        # The looks at /proc run in a worker thread: with many servers closing at once, scans on the loop
         # every 20 ms would starve every other connection's I/O (issue 12).
-        while loop.time() < deadline and await loop.run_in_executor(None, _group_is_alive, pgid):
-            await asyncio.sleep(0.02)
+        await _in_worker(_wait_group_gone, pgid, max(0.0, deadline - loop.time()))
 
     def kill_now(self) -> None:
         """Last resort from any thread but the loop's: SIGKILL the group and every tagged descendant.

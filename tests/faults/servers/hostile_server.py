@@ -52,12 +52,10 @@ def tools() -> list[dict[str, object]]:
             for index in range(_number(100_000))
         ]
     if MODE == "deep":
-        nested: object = "leaf"
-        for _ in range(_number(985)):
-            nested = [nested]
+        # The deep value is spliced in as text (see send): json.dumps itself would recurse too deeply.
         deep_schema = {
             "type": "object",
-            "properties": {"x": {"type": "array", "items": {}, "default": nested}},
+            "properties": {"x": {"type": "array", "items": {}, "default": DEEP}},
         }
         return [ECHO, {"name": "deep", "description": "Deep default.", "inputSchema": deep_schema}]
     if MODE == "big-pattern":
@@ -108,8 +106,15 @@ def _sleep_forever() -> None:
         time.sleep(3600)
 
 
+DEEP = "@@deep@@"
+
+
 def send(message: dict[str, object]) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
+    text = json.dumps(message)
+    if MODE == "deep":
+        depth = _number(985)
+        text = text.replace(json.dumps(DEEP), "[" * depth + '"leaf"' + "]" * depth)
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 
