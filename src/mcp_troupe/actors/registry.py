@@ -76,7 +76,7 @@ from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
 from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.gate import decide
-from mcp_troupe.policy.names import name_rejection, qualify
+from mcp_troupe.policy.names import name_rejection, qualify, sanitize
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
@@ -646,6 +646,9 @@ class RegistryActor(pykka.ThreadingActor):
         reason = self._rejected_names.get(name)
         if reason is not None:
             return UnknownTool(name, reason=f"rejected: {reason}")
+        if name in self._naming or any(name.startswith(f"mcp__{sanitize(s)}__") for s in self._judging):
+            # A big catalog in the middle of its judging (issue 15): the tool may well be there in a moment.
+            return UnknownTool(name, reason="its server's tools are still being checked by policy; try again")
         return UnknownTool(name)
 
     # ---- the table -----------------------------------------------------------------------------------------
