@@ -5,6 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem, definition_problem
 from mcp_troupe.policy.catalog import evaluate_tool
 from mcp_troupe.protocol.deepjson import TooDeep
@@ -86,3 +89,20 @@ def test_evaluate_tool_rejects_before_it_fingerprints_or_scans() -> None:
     )
     assert verdict.rejected is not None and "max_schema_depth" in verdict.rejected
     assert verdict.fingerprint.startswith("unjudged:")
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=40,
+)
+
+
+@given(st.dictionaries(st.sampled_from(["type", "pattern", "patternProperties", "default", "x"]), JSON))
+def test_any_schema_is_measured_without_error_and_within_bounds_passes(schema: dict[str, Any]) -> None:
+    problem = definition_problem(tool({"type": "object", **schema}), LIMITS)
+    roomy = CatalogLimits(max_schema_depth=1000, max_schema_bytes=10**9, max_pattern_chars=10**6)
+    assert problem is None or isinstance(problem, str)
+    assert definition_problem(tool({"type": "object", **schema}), roomy) is None
