@@ -144,5 +144,7 @@ class Redactor:
                 data = data.replace(form, replacement)
         return data
 
-    def __len__(self) -> int:
+    @property
+    def secret_count(self) -> int:
+        """How many secrets are known (not ``__len__``: an empty redactor must not be falsy)."""
         return len(self._known)
