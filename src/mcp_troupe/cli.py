@@ -203,7 +203,9 @@ def _status_details(status: ServerStatus, indent: str) -> list[str]:
         details.append(f"{indent}stderr (last lines):")
         details.extend(f"{indent}  {line}" for line in status.stderr_tail)
     for tool, reason in status.rejected.items():
-        details.append(f"{indent}rejected tool {tool!r}: {reason}")
+        # "*" is the whole catalog (rejected unjudged, e.g. more tools than tools.mcp.limits.max_tools).
+        what = "catalog" if tool == "*" else f"tool {tool!r}"
+        details.append(f"{indent}rejected {what}: {reason}")
     if status.auth is not None:
         details.append(f"{indent}auth: {auth_text(status.auth, status.name)}")
     return details

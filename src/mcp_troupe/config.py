@@ -19,6 +19,7 @@ error message, log line or repr ever shows them, expanded or not; messages name 
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import logging
@@ -37,11 +38,13 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from mcp_troupe.errors import ConfigError
+from mcp_troupe.policy.bounds import CatalogLimits
 from mcp_troupe.policy.names import SERVER_NAME_PATTERN, sanitize
 from mcp_troupe.protocol.handshake import PINS
 
 __all__ = [
     "ApprovalMode",
+    "CatalogLimits",
     "NetworkPolicy",
     "OAuthConfig",
     "Profile",
@@ -137,6 +140,8 @@ class ServerConfig:
     protocol: str = "auto"
     """Which protocol to speak: ``auto`` (probe and fall back, as the spec says), ``legacy`` or ``modern``
     (one era), or one version (``2025-06-18`` …). See docs/protocol.md."""
+    limits: CatalogLimits | None = None
+    """This server's catalog bounds (``limits``); ``None``: the troupe's (``tools.mcp.limits``)."""
 
     def __post_init__(self) -> None:
         # Code (and tests) may pass lists and dicts; freeze copies so that a config never changes under the
@@ -170,6 +175,8 @@ class TroupeConfig:
     approval_mode: ApprovalMode = "ask"
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
     control_socket: str | None = None
+    limits: CatalogLimits = field(default_factory=CatalogLimits)
+    """Bounds on every server's catalog (``tools.mcp.limits``); a server's own ``limits`` override them."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "servers", types.MappingProxyType(dict(self.servers)))
@@ -538,6 +545,18 @@ _SECONDS: Final[dict[str, Any]] = {"type": "number", "exclusiveMinimum": 0}
 _STRING_MAP: Final[dict[str, Any]] = {"type": "object", "additionalProperties": {"type": "string"}}
 _NAMES: Final[dict[str, Any]] = {"type": "array", "items": {"type": "string", "minLength": 1}}
 _FRAME_BYTES: Final[dict[str, Any]] = {"type": "integer", "minimum": 1024}
+_COUNT: Final[dict[str, Any]] = {"type": "integer", "minimum": 1}
+_LIMITS_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "max_tools": _COUNT,
+        "max_description_chars": _COUNT,
+        "max_schema_bytes": _COUNT,
+        "max_schema_depth": _COUNT,
+        "max_pattern_chars": _COUNT,
+    },
+    "additionalProperties": False,
+}
 _SERVER_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "properties": {
@@ -556,6 +575,7 @@ _SERVER_SCHEMA: Final[dict[str, Any]] = {
         "max_frame_bytes": _FRAME_BYTES,
         "auth": {"enum": ["none", "oauth"]},
         "protocol": {"enum": list(PINS)},
+        "limits": _LIMITS_SCHEMA,
         "oauth": {
             "type": "object",
             "properties": {
@@ -586,6 +606,7 @@ _SCHEMA: Final[dict[str, Any]] = {
                         "enabled": {"type": "boolean"},
                         "max_output_chars": {"type": "integer", "minimum": 1000},
                         "control_socket": {"type": "string", "minLength": 1},
+                        "limits": _LIMITS_SCHEMA,
                         "reconnect": {
                             "type": "object",
                             "properties": {
@@ -753,6 +774,7 @@ def _parse(
     mcp = _section(tools.get("mcp"))
     enabled = mcp.get("enabled")
     reconnect = _reconnect(_section(mcp.get("reconnect")), ("tools", "mcp", "reconnect"), problems)
+    global_limits = _limits(_section(mcp.get("limits")), CatalogLimits())
 
     servers: dict[str, ServerConfig] = {}
     tool_prefixes: dict[str, str] = {}
@@ -774,6 +796,8 @@ def _parse(
                     )
                 )
         server = _server(name, raw, path, environ, problems)
+        if server is not None and isinstance(raw, dict) and isinstance(raw.get("limits"), dict):
+            server = dataclasses.replace(server, limits=_limits(raw["limits"], global_limits))
         if server is not None:
             servers[name] = server
 
@@ -795,7 +819,18 @@ def _parse(
         approval_mode=_choice(approval.get("mode"), ("ask", "auto", "deny")),
         max_output_chars=_int_in(max_output, 1000) or DEFAULT_MAX_OUTPUT_CHARS,
         control_socket=control_socket if isinstance(control_socket, str) else None,
+        limits=global_limits,
     )
+
+
+def _limits(raw: Mapping[str, object], base: CatalogLimits) -> CatalogLimits:
+    """``base`` with the bounds ``raw`` sets (a wrong value was reported by the schema and is ignored)."""
+    changes: dict[str, int] = {}
+    for key in _LIMITS_SCHEMA["properties"]:
+        value = _int_in(raw.get(key), 1)
+        if value is not None:
+            changes[key] = value
+    return dataclasses.replace(base, **changes)
 
 
 def _choice(value: object, choices: tuple[Any, ...]) -> Any:

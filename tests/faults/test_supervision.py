@@ -224,7 +224,7 @@ def test_restart_intensity_of_a_crashing_session_ends_in_failed(
     monkeypatch: pytest.MonkeyPatch, no_leaks: None
 ) -> None:
     # The handshake's answer crashes every session: each incarnation dies before it is ready.
-    monkeypatch.setattr(SessionActor, "_on_initialize_result", crash_always)
+    monkeypatch.setattr(SessionActor, "_on_settled", crash_always)
     with troupe_of(demo("y"), reconnect=FAST_RECONNECT) as troupe:
         assert troupe.wait_ready(15)
         status = status_of(troupe, "y")

@@ -473,7 +473,8 @@ def test_an_unknown_key_without_a_close_match_lists_the_valid_keys() -> None:
 
     assert (
         message
-        == "unknown key 'zzz'; valid keys are 'control_socket', 'enabled', 'max_output_chars', 'reconnect'"
+        == "unknown key 'zzz'; valid keys are 'control_socket', 'enabled', 'limits', 'max_output_chars', "
+        "'reconnect'"
     )
 
 
@@ -1058,3 +1059,36 @@ def test_an_unset_variable_in_the_client_secret_is_an_error_that_shows_no_value(
     assert caught.value.problems == (
         ("tools.mcp_servers.r.oauth.client_secret", "environment variable NOPE is not set"),
     )
+
+
+def test_catalog_limits_are_read_globally_and_per_server() -> None:
+    config = parse_config(
+        {
+            "tools": {
+                "mcp": {"limits": {"max_tools": 50, "max_schema_depth": 10}},
+                "mcp_servers": {"a": {"command": "x", "limits": {"max_tools": 7}}, "b": {"command": "y"}},
+            }
+        }
+    )
+    assert (config.limits.max_tools, config.limits.max_schema_depth) == (50, 10)
+    server_limits = config.servers["a"].limits
+    assert server_limits is not None and (server_limits.max_tools, server_limits.max_schema_depth) == (7, 10)
+    assert config.servers["b"].limits is None
+
+
+def test_a_wrong_catalog_limit_names_its_key() -> None:
+    assert one_problem({"tools": {"mcp": {"limits": {"max_pattern_chars": 0}}}}) == (
+        "tools.mcp.limits.max_pattern_chars",
+        "must be at least 1, got integer 0",
+    )
+
+
+def test_the_limits_example_in_the_configuration_guide_loads() -> None:
+    guide = (DOCS / "configuration.md").read_text(encoding="utf-8")
+    section = guide.split("#### `tools.mcp.limits`", 1)[1]
+    block = re.search(r"```yaml\n(.*?)```", section, re.DOTALL)
+    assert block is not None
+    config = parse_config(yaml.safe_load(block.group(1)))
+    gateway_limits = config.servers["gateway"].limits
+    assert config.limits.max_tools == 2000
+    assert gateway_limits is not None and gateway_limits.max_tools == 20000

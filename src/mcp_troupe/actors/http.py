@@ -72,6 +72,7 @@ from mcp_troupe.errors import (
     TroupeClosed,
     TroupeError,
 )
+from mcp_troupe.policy.redaction import Redactor
 from mcp_troupe.protocol import jsonrpc, modern
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
@@ -317,12 +318,15 @@ async def _error_body(response: httpx.Response) -> bytes:
     return body[:ERROR_BODY_READ]
 
 
-async def _error_excerpt(response: httpx.Response) -> str:
-    """The start of an error answer: its JSON-RPC error message if it is one, else its text, one line."""
-    return _excerpt_of(await _error_body(response))
+async def _error_excerpt(response: httpx.Response, redactor: Redactor) -> str:
+    """The start of an error answer: its JSON-RPC error message if it is one, else its text, one line.
+
+    Our secrets are redacted from the whole text before it is cut (a cut could split one beyond recognition).
+    """
+    return _excerpt_of(await _error_body(response), redactor)
 
 
-def _excerpt_of(body: bytes) -> str:
+def _excerpt_of(body: bytes, redactor: Redactor) -> str:
     text = body.decode("utf-8", "replace")
     try:
         obj = json.loads(text)
@@ -332,7 +336,8 @@ def _excerpt_of(body: bytes) -> str:
         message = obj["error"].get("message")
         if isinstance(message, str) and message:
             text = message
-    return " ".join(text.split())[: HttpError.EXCERPT_LIMIT]
+    text = redactor.redact(text, is_cut=len(body) >= ERROR_BODY_READ)
+    return redactor.redact(" ".join(text.split())[: HttpError.EXCERPT_LIMIT], is_cut=True)
 
 
 class _Challenge:
@@ -384,6 +389,8 @@ class _HttpConnection:
                 self.server,
                 ", ".join(ignored),
             )
+        # Server-sent text becomes an error or a log line only through this (issue 15: echoed headers).
+        self.redactor = Redactor.for_connection(config.headers, config.env)
         self._base_headers: dict[str, str] = {
             "User-Agent": f"mcp-troupe/{__version__}",
             **{name: value for name, value in config.headers.items() if name.lower() not in reserved},
@@ -551,7 +558,11 @@ class _HttpConnection:
                 headers = self._headers(ACCEPT_POST, with_session=True, token=await self._token_or_none())
                 response = await client.delete(self.url, headers=headers)
         except (httpx.HTTPError, TimeoutError) as exc:
-            log.debug("server %s: DELETE of the session failed: %s", self.server, _describe(exc))
+            log.debug(
+                "server %s: DELETE of the session failed: %s",
+                self.server,
+                self.redactor.redact(_describe(exc)),
+            )
             return
         if response.status_code >= 400 and response.status_code not in (404, 405):
             log.info("server %s: DELETE of the session answered HTTP %d", self.server, response.status_code)
@@ -569,6 +580,7 @@ class _HttpConnection:
     def _report_down(self, reason: str) -> None:
         if self._is_down or self._is_closing:
             return
+        reason = self.redactor.redact(reason)
         log.info("server %s (incarnation %d): transport down: %s", self.server, self.incarnation, reason)
         # Callers fail now, before anyone hears of it (DESIGN rule 4): the lane knows the connection ended.
         self.lane.close(ConnectionLost(self.server, reason))
@@ -595,6 +607,8 @@ class _HttpConnection:
                 headers[SESSION_HEADER] = self._session_id
             if self._protocol_version is not None:
                 headers[VERSION_HEADER] = self._protocol_version
+        # Whatever credential goes out (a bearer or DPoP token that OAuth renewed) is redacted from answers.
+        self.redactor.add_headers(headers)
         return headers
 
     def _start_post(self, frame: bytes, outgoing: Outgoing) -> None:
@@ -722,10 +736,13 @@ class _HttpConnection:
     ) -> None:
         if request is None:
             # A notification: nobody waits for it. The next request meets the same problem and reports it.
-            log.warning("server %s: %s not sent: %s", self.server, _method_of(message), error or http_reason)
+            why = self.redactor.redact(str(error or http_reason))
+            log.warning("server %s: %s not sent: %s", self.server, _method_of(message), why)
             return
         if error is not None:
-            log.info("server %s: %s failed: %s", self.server, request.method, error)
+            log.info(
+                "server %s: %s failed: %s", self.server, request.method, self.redactor.redact(str(error))
+            )
             self._fail_request(request, error)
         else:
             assert http_reason is not None
@@ -819,12 +836,14 @@ class _HttpConnection:
             await response.aread()
             self._fail_request(request, self._no_answer(status, request))
         else:
-            excerpt = await _error_excerpt(response)
+            excerpt = await _error_excerpt(response, self.redactor)
             reason = f"unexpected Content-Type {media_type!r}"
             self._fail_request(request, self._http_error(status, request, excerpt, reason))
         return True
 
     def _http_error(self, status: int, request: Request, excerpt: str = "", reason: str = "") -> HttpError:
+        # Redacted before the excerpt is cut: a secret split by the cut would no longer be recognised.
+        excerpt, reason = self.redactor.redact(excerpt), self.redactor.redact(reason)
         return HttpError(
             self.server, status, excerpt, request_id=request.id, method=request.method, reason=reason
         )
@@ -863,10 +882,11 @@ class _HttpConnection:
             # -32601) carry a JSON-RPC error: the body, not the status, says what happened (and tells a
             # modern server apart from a legacy one during the probe).
             return
-        excerpt = _excerpt_of(body)
+        excerpt = _excerpt_of(body, self.redactor)
         if request is not None:
             self._fail_request(request, self._http_error(status, request, excerpt))
         else:
+            excerpt = self.redactor.redact(excerpt)
             log.warning("server %s: HTTP %d on %s: %s", self.server, status, _method_of(message), excerpt)
 
     def _deliver_error_body(self, body: bytes, request: Request) -> bool:
@@ -886,7 +906,9 @@ class _HttpConnection:
         if answered is not None and answered != request.id:
             return False
         message = error.get("message")
-        refusal = ErrorObject(error["code"], message if isinstance(message, str) else "", error.get("data"))
+        # What a server says back may echo our headers: our secrets never reach a caller through it.
+        text = self.redactor.redact(message) if isinstance(message, str) else ""
+        refusal = ErrorObject(error["code"], text, error.get("data"))
         self._deliver([jsonrpc.encode(ErrorResponse(request.id, refusal))])
         return True
 
@@ -901,12 +923,12 @@ class _HttpConnection:
             and parse_www_authenticate(www_authenticate).get("error") != "insufficient_scope"
         ):
             return None
-        excerpt = await _error_excerpt(response)
+        excerpt = await _error_excerpt(response, self.redactor)
         return _Challenge(response.status_code, www_authenticate, excerpt)
 
     async def _on_unauthorized(self, response: httpx.Response, request: Request | None) -> None:
         """401/403 that no token can answer: without OAuth, or a 403 other than ``insufficient_scope``."""
-        excerpt = await _error_excerpt(response)
+        excerpt = await _error_excerpt(response, self.redactor)
         if request is None:
             log.warning("server %s: HTTP %d (authorization required)", self.server, response.status_code)
             return
@@ -1051,7 +1073,7 @@ class _HttpConnection:
                         self._on_session_expired(frame, outgoing, sent_session_id)
                         return
                     if status >= 300 or _media_type(response) != "text/event-stream":
-                        excerpt = await _error_excerpt(response)
+                        excerpt = await _error_excerpt(response, self.redactor)
                         reason = "the response stream broke and the server would not resume it"
                         self._fail_request(request, self._http_error(status, request, excerpt, reason))
                         return
@@ -1060,7 +1082,11 @@ class _HttpConnection:
                             if self._deliver_answer(parser.feed(chunk), request, response):
                                 return
                     except httpx.HTTPError as exc:
-                        log.debug("server %s: resumed stream broke: %s", self.server, _describe(exc))
+                        log.debug(
+                            "server %s: resumed stream broke: %s",
+                            self.server,
+                            self.redactor.redact(_describe(exc)),
+                        )
             except httpx.HTTPError as exc:
                 self._report_down(f"resuming the answer to {request.method} failed: {_describe(exc)}")
                 return
@@ -1155,14 +1181,20 @@ class _HttpConnection:
                                     has_events = True
                                     self._deliver(self._frames_of(events))
                         except httpx.HTTPError as exc:
-                            log.debug("server %s: the GET stream broke: %s", self.server, _describe(exc))
+                            log.debug(
+                                "server %s: the GET stream broke: %s",
+                                self.server,
+                                self.redactor.redact(_describe(exc)),
+                            )
                         if parser.last_event_id is not None:
                             has_events = has_events or parser.last_event_id != last_event_id
                             last_event_id = parser.last_event_id
                         retry = parser.retry
             except httpx.HTTPError as exc:
                 # The POSTs find out whether the server is really gone; this stream only waits and retries.
-                log.debug("server %s: the GET stream failed: %s", self.server, _describe(exc))
+                log.debug(
+                    "server %s: the GET stream failed: %s", self.server, self.redactor.redact(_describe(exc))
+                )
             except FrameTooLarge as exc:
                 self._report_down(f"a message on the GET stream exceeded max_frame_bytes ({exc.limit} bytes)")
                 return

@@ -75,6 +75,7 @@ from mcp_troupe.errors import (
     UnknownServer,
     UnknownTool,
 )
+from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
 from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.gate import decide
@@ -110,6 +111,8 @@ RESULTS_MAX_ENTRIES = 64
 """Cut tool outputs kept for ``mcp_resources`` (the oldest go first)."""
 RESULTS_MAX_CHARS = 32 * 1024 * 1024
 """Characters kept in all, across the stored outputs; one larger output is itself cut to this."""
+CATALOG_REJECTED = "*"
+"""The key in ``ServerStatus.rejected`` that says the whole catalog was rejected (e.g. too many tools)."""
 # The capabilities a server's handshake may offer that the built-in tools reach.
 _BUILTIN_CAPABILITIES = frozenset(tool.capability for tool in BUILTIN_TOOLS.values())
 
@@ -742,6 +745,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 exclude=config.tools_exclude,
                 security_policy=self.config.security_policy,
                 cache=checks,
+                limits=self._limits(record),
             )
             used.add((verdict.fingerprint, tool.title))
             verdicts.setdefault(tool.name, verdict)
@@ -780,7 +784,16 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 self._register(verdict)
         self.board.routes = {}
 
+    def _limits(self, record: _Server) -> CatalogLimits:
+        limits = record.config.limits
+        return limits if limits is not None else self.config.limits
+
     def _server_part(self, record: _Server, catalog: ServerCatalog) -> _ServerPart:
+        too_many = catalog_problem(len(catalog.tools), self._limits(record))
+        if too_many is not None:
+            # Rejected whole, unjudged: judging the catalog is the work its size attacks (issue 15).
+            log.warning("server %s: catalog rejected: %s", record.config.name, too_many)
+            return _ServerPart(policy_rejected={CATALOG_REJECTED: too_many})
         part = _ServerPart(policy_rejected=dict(catalog.rejected))
         tool_verdicts = self._tool_verdicts(record, catalog)
         for tool in catalog.tools:

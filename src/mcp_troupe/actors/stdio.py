@@ -9,7 +9,10 @@ ahead of them (see :meth:`_StdioConnection.send`), and otherwise are batched int
 
 The server runs in its own process group (``start_new_session``) so that closing it also ends whatever it
 spawned — the ``npx`` / ``uv run`` wrapper case, where the real server is a grandchild that never sees EOF.
-spec: lifecycle, stdio shutdown — close stdin, wait, SIGTERM, wait, SIGKILL.
+spec: lifecycle, stdio shutdown — close stdin, wait, SIGTERM, wait, SIGKILL. A descendant that left the group
+(``setsid()``, a double fork) is found by the environment tag every process of the connection inherits and
+killed after the group (:mod:`mcp_troupe.actors.descendants`); every ``/proc`` read of that runs in a worker
+thread, never on the loop.
 """
 
 from __future__ import annotations
@@ -20,14 +23,16 @@ import logging
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from typing import Any, assert_never
+from typing import Any, TypeVar, assert_never
 
 import pykka
 
+from mcp_troupe.actors.descendants import TAG_VARIABLE, end_descendants, new_tag
 from mcp_troupe.actors.lane import CallLane, Outgoing
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
@@ -35,11 +40,13 @@ from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge, OutboundFull, TroupeClosed
+from mcp_troupe.policy.redaction import Redactor
 from mcp_troupe.protocol.jsonrpc import LineFramer, RequestId
 
 __all__ = ["INHERITED_ENVIRONMENT", "StdioTransport", "server_environment"]
 
 log = logging.getLogger("mcp_troupe.stdio")
+_T = TypeVar("_T")
 
 # What a server inherits from our environment, besides its configured `env`. Secrets in the agent's own
 # environment (API keys, tokens) are not handed to every server by default; pass them explicitly in `env`.
@@ -71,7 +78,7 @@ def server_environment(
 
 
 def _group_is_alive(pgid: int) -> bool:
-    """Whether any non-zombie process is left in process group ``pgid``."""
+    """Whether a non-zombie process is left in process group ``pgid`` (reads ``/proc``: never on the loop)."""
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
@@ -96,6 +103,46 @@ def _group_is_alive(pgid: int) -> bool:
         if len(fields) >= 3 and int(fields[2]) == pgid and fields[0] != b"Z":
             return True
     return False
+
+
+def _wait_group_gone(pgid: int, timeout: float) -> None:
+    """Block until process group ``pgid`` has no live process, or ``timeout`` passed (a worker's job)."""
+    deadline = time.monotonic() + timeout
+    while _group_is_alive(pgid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+async def _in_worker(function: Callable[..., _T], *args: Any) -> _T:
+    """Run a blocking ``function`` in a thread of its own and await its result, without blocking the loop.
+
+    A thread per use rather than the loop's default executor: its threads would stay after a close, and
+    closing a server must return the process to the threads it had.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[_T] = loop.create_future()
+
+    def settle(outcome: tuple[_T, None] | tuple[None, BaseException]) -> None:
+        if future.done():  # the awaiting task was cancelled
+            return
+        result, error = outcome
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        outcome: tuple[_T, None] | tuple[None, BaseException]
+        try:
+            outcome = (function(*args), None)
+        except BaseException as exc:  # handed to the awaiting task, which raises it
+            outcome = (None, exc)
+        try:
+            loop.call_soon_threadsafe(settle, outcome)
+        except RuntimeError:  # the loop has closed meanwhile: nobody is waiting any more
+            pass
+
+    threading.Thread(target=run, name=f"mcp-troupe {function.__name__}", daemon=True).start()
+    return await future
 
 
 def _kill_group(pgid: int, sig: signal.Signals) -> None:
@@ -275,6 +322,11 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         self.runtime = runtime
         self.framer = LineFramer(max_frame)
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+        # Every process of this connection inherits it (TAG_VARIABLE): how escaped descendants are found.
+        self.tag = new_tag()
+        # Replaced by the transport with one that knows the server's configured env (see StdioTransport).
+        self.redactor = Redactor()
+        self._are_descendants_ended = False
         self._stderr_partial = b""
         self.process: asyncio.SubprocessTransport | None = None
         self.stdin: asyncio.WriteTransport | None = None
@@ -502,7 +554,9 @@ class _StdioConnection(asyncio.SubprocessProtocol):
             partial = b""
         self._stderr_partial = partial
         for raw in lines:
-            line = raw.decode("utf-8", "replace").rstrip("\r")[:STDERR_LINE_LIMIT]
+            # The configured env's secrets never reach the tail shown to users, or the log (issue 15).
+            whole = self.redactor.redact(raw.decode("utf-8", "replace").rstrip("\r"))
+            line = self.redactor.redact(whole[:STDERR_LINE_LIMIT], is_cut=len(whole) > STDERR_LINE_LIMIT)
             if line:
                 self.stderr_tail.append(line)
                 log.debug("server %s stderr: %s", self.server, line)
@@ -572,9 +626,17 @@ class _StdioConnection(asyncio.SubprocessProtocol):
             self.stdin.close()
             await self._wait_exit(grace)
         for sig in (signal.SIGTERM, signal.SIGKILL):
-            if self.returncode is None or _group_is_alive(pgid):
+            if self.returncode is None or await _in_worker(_group_is_alive, pgid):
                 _kill_group(pgid, sig)
                 await self._wait_group(pgid, grace if sig == signal.SIGTERM else 2.0)
+        # What left the group (setsid, a double fork) is still tagged: end it too, off the loop.
+        survivors = await _in_worker(end_descendants, self.tag)
+        self._are_descendants_ended = not survivors
+        if survivors:
+            log.warning(
+                "server %s: %d descendant process(es) survived SIGKILL: %s",
+                self.server, len(survivors), sorted(survivors),
+            )  # fmt: skip
         process.close()
         self._report_down("closed")
 
@@ -590,14 +652,21 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         await self._wait_exit(timeout)
-        while _group_is_alive(pgid) and loop.time() < deadline:
-            await asyncio.sleep(0.02)
+        # The looks at /proc run in a worker thread: with many servers closing at once, scans on the loop
+        # every 20 ms would starve every other connection's I/O (issue 12).
+        await _in_worker(_wait_group_gone, pgid, max(0.0, deadline - loop.time()))
 
     def kill_now(self) -> None:
-        """Last resort from any thread: SIGKILL the whole group without waiting."""
+        """Last resort from any thread but the loop's: SIGKILL the group and every tagged descendant.
+
+        Blocks for as long as the ``/proc`` scan takes (milliseconds); it runs on actor threads only.
+        """
         self._close_direct_fd()
         if self.pid is not None and self.returncode is None:
             _kill_group(self.pid, signal.SIGKILL)
+        if self.pid is not None and not self._are_descendants_ended:
+            end_descendants(self.tag, timeout=0.5)
+            self._are_descendants_ended = True
 
 
 class StdioTransport(Supervised, pykka.ThreadingActor):
@@ -620,6 +689,7 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
         self.runtime = runtime
         self.parent, self.server, self.incarnation = parent, config.name, incarnation
         self.connection = _StdioConnection(config.name, incarnation, session, runtime, max_frame)
+        self.connection.redactor = Redactor.for_connection(config.headers, config.env)
         self._is_closing = False
 
     def on_receive(self, message: Any) -> None:
@@ -629,6 +699,7 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
                 config = self.config
                 assert config.command is not None
                 env = server_environment(config.env)
+                env[TAG_VARIABLE] = self.connection.tag
                 try:
                     self.runtime.loop.spawn(
                         self.connection.open,

@@ -11,9 +11,11 @@ broken input schema, then injection findings.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import MutableMapping
 from dataclasses import dataclass
 
+from mcp_troupe.policy.bounds import CatalogLimits, definition_problem
 from mcp_troupe.policy.filters import is_included
 from mcp_troupe.policy.fingerprint import fingerprint
 from mcp_troupe.policy.injection import Finding, scan_tool
@@ -44,6 +46,12 @@ class ToolVerdict:
     warnings: tuple[str, ...] = ()
 
 
+def _unjudged_fingerprint(name: str) -> str:
+    # A definition rejected for its size is never hashed whole (that is the work its size attacks); its
+    # verdict is keyed by its name alone, and it can never be approved or routed.
+    return "unjudged:" + hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _describe(findings: list[Finding]) -> str:
     rules = sorted({finding.rule for finding in findings})
     first = findings[0]
@@ -58,6 +66,7 @@ def evaluate_tool(
     exclude: tuple[str, ...],
     security_policy: str,
     cache: MutableMapping[tuple[str, str | None], ContentChecks] | None = None,
+    limits: CatalogLimits | None = None,
 ) -> ToolVerdict:
     """Decide whether ``tool`` may be registered, at what risk, and with which warnings.
 
@@ -65,10 +74,18 @@ def evaluate_tool(
     finding as a warning). A ``trusted`` server — one the operator controls — is scanned too, but its findings
     only warn: the operator vouched for it, and blocking its tools would be the operator arguing with itself.
 
+    ``limits`` (:class:`~mcp_troupe.policy.bounds.CatalogLimits`) are checked first: a definition beyond
+    them is rejected unread, with the bound in the reason.
+
     ``cache`` (owned by the caller) keeps the schema check and the injection scan of each definition seen, so
     re-listing unchanged tools (``list_changed``, a reconnect) costs a fingerprint each, not a scan.
     """
     risk = effective_risk(tool.annotations, trust)
+    if limits is not None:
+        # First, before anything walks the definition recursively or hashes it (policy.bounds).
+        too_big = definition_problem(tool, limits)
+        if too_big is not None:
+            return ToolVerdict(rejected=too_big, risk=risk, fingerprint=_unjudged_fingerprint(tool.name))
     digest = fingerprint(tool.name, tool.description, tool.input_schema)
     filtered = is_included(tool.name, include, exclude)
     if filtered is not None:

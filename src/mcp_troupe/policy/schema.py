@@ -47,6 +47,8 @@ import jsonschema
 from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 
+from mcp_troupe.policy.patterns import is_valid_regex, meta_format_checker
+
 __all__ = [
     "DIALECTS",
     "MAX_DEPTH",
@@ -235,13 +237,8 @@ def _is_schema_map(value: object) -> bool:
 
 
 def _is_regex(value: object) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        re.compile(value)
-    except re.error:
-        return False
-    return True
+    # Never re.compile a server's pattern directly as the check: see policy.patterns (RE2 first).
+    return isinstance(value, str) and is_valid_regex(value)
 
 
 def _anything(_value: object) -> bool:
@@ -304,7 +301,8 @@ def _meta_validator(dialect: str) -> Validator:
     """Return the (cached) validator of a dialect's meta-schema, with its format checker (as check_schema)."""
     cls = _VALIDATOR_CLASSES[dialect]
     meta_cls = jsonschema.validators.validator_for(cls.META_SCHEMA, default=cls)
-    validator: Validator = meta_cls(cls.META_SCHEMA, format_checker=meta_cls.FORMAT_CHECKER)
+    # Its "regex" format goes through RE2 (policy.patterns), like every other use of a server's pattern.
+    validator: Validator = meta_cls(cls.META_SCHEMA, format_checker=meta_format_checker(meta_cls))
     return validator
 
 

@@ -28,6 +28,7 @@ import jsonschema
 from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 
+from mcp_troupe.policy.patterns import UnverifiablePattern, safe_validator
 from mcp_troupe.types import ToolResult
 
 __all__ = [
@@ -109,11 +110,12 @@ def _validator_for(schema: Mapping[str, Any]) -> tuple[Validator | None, str | N
     validator: Validator | None = None
     problem: str | None = None
     try:
-        cls = jsonschema.validators.validator_for(schema)
-        cls.check_schema(dict(schema))
-        validator = cls(schema)
+        # Patterns run in RE2, never in re: one catastrophic pattern would stall every thread (issue 15).
+        validator = safe_validator(schema)
     except jsonschema.SchemaError as exc:
         problem = f"the tool's outputSchema is not a valid JSON Schema: {_short(exc.message)}"
+    except UnverifiablePattern as exc:
+        problem = f"structuredContent could not be checked in bounded time: {_short(str(exc))}"
     with _validators_lock:
         _validators[key] = (schema, validator, problem)
         while len(_validators) > VALIDATOR_CACHE_SIZE:
@@ -140,6 +142,8 @@ def structured_content_problem(result: Mapping[str, Any], output_schema: Mapping
         return problem
     try:
         error = best_match(validator.iter_errors(result["structuredContent"]))
+    except UnverifiablePattern as exc:  # a pattern that needs backtracking: not run, and said so
+        return f"structuredContent could not be checked in bounded time: {_short(str(exc))}"
     except Exception as exc:  # e.g. a $ref that cannot be resolved: we never fetch remote references
         return f"structuredContent could not be checked against the tool's outputSchema: {_short(str(exc))}"
     if error is None:

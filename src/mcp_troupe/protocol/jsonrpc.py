@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_troupe.errors import FrameTooLarge, MalformedMessage
+from mcp_troupe.protocol import deepjson
 
 __all__ = [
     "INTERNAL_ERROR",
@@ -105,7 +106,13 @@ def _load(data: bytes | str) -> Any:
     try:
         return json.loads(data)
     except RecursionError:
-        raise MalformedMessage("JSON nested too deeply", excerpt=_excerpt(data)) from None
+        # Valid JSON, only deeper than this thread's stack allows: decode it without recursion, with
+        # containers past deepjson.MAX_DEPTH replaced by markers that the policy rejects by name (issue 15).
+        try:
+            return deepjson.loads(data)
+        except ValueError as exc:
+            reason = f"JSON nested too deeply, and not valid JSON either ({exc})"
+            raise MalformedMessage(reason, excerpt=_excerpt(data)) from None
     except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError are both ValueErrors
         raise MalformedMessage(f"not JSON ({exc})", excerpt=_excerpt(data)) from None
 
