@@ -56,6 +56,7 @@ import httpx
 import pykka
 
 from mcp_troupe._version import __version__
+from mcp_troupe.actors.h1 import Answer, Http1Client, is_supported
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import (
     Inbound,
@@ -249,7 +250,24 @@ def _busy(lane: _Lane) -> int:
     return lane.busy
 
 
-def _media_type(response: httpx.Response) -> str:
+def _http_client(
+    url: str, ssl_context: ssl.SSLContext, proxy: str | None, timeout: httpx.Timeout
+) -> httpx.AsyncClient | Http1Client:
+    """The connection's HTTP client: :class:`Http1Client` (the lean keep-alive one) wherever it can go,
+    httpx through a proxy, or for a URL with credentials in it."""
+    if is_supported(url, proxy):
+        assert timeout.connect is not None
+        return Http1Client(
+            url,
+            ssl_context=ssl_context,
+            connect_timeout=timeout.connect,
+            max_connections=LANES * CONNECTIONS_PER_LANE,
+            keepalive_expiry=KEEPALIVE_EXPIRY,
+        )
+    return httpx.AsyncClient(transport=_Lanes(ssl_context, proxy), timeout=timeout)
+
+
+def _media_type(response: Answer) -> str:
     value: str = response.headers.get("content-type", "")
     return value.split(";", 1)[0].strip().lower()
 
@@ -294,7 +312,7 @@ def _split_batch(frame: bytes) -> list[bytes]:
     return [json.dumps(item, separators=(",", ":")).encode("ascii") for item in items]
 
 
-async def _read_bounded(response: httpx.Response, limit: int) -> bytes | None:
+async def _read_bounded(response: Answer, limit: int) -> bytes | None:
     """The whole body, or None once it exceeds ``limit`` bytes (decoded)."""
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
@@ -309,7 +327,7 @@ async def _read_bounded(response: httpx.Response, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-async def _error_excerpt(response: httpx.Response) -> str:
+async def _error_excerpt(response: Answer) -> str:
     """The start of an error answer: its JSON-RPC error message if it is one, else its text, one line."""
     body = b""
     try:
@@ -388,7 +406,7 @@ class _HttpConnection:
         # Transport-level state, written on the loop; `session_id` is read from the session's thread.
         self._session_id: str | None = None
         self._protocol_version: str | None = None
-        self._client: httpx.AsyncClient | None = None
+        self._client: httpx.AsyncClient | Http1Client | None = None
         self._task_group: anyio.abc.TaskGroup | None = None
         self._slots: anyio.Semaphore | None = None
         self._in_flight: dict[RequestId, anyio.CancelScope] = {}
@@ -469,7 +487,7 @@ class _HttpConnection:
                 write=self.config.connect_timeout,
                 pool=self.config.connect_timeout,
             )
-            client = httpx.AsyncClient(transport=_Lanes(ssl_context, proxy), timeout=timeout)
+            client = _http_client(self.url, ssl_context, proxy, timeout)
         except (httpx.InvalidURL, ValueError, ImportError) as exc:  # a bad proxy URL; socks without socksio
             self._is_down = True
             self._run_done.set()
@@ -738,7 +756,7 @@ class _HttpConnection:
 
     async def _on_post_answer(
         self,
-        response: httpx.Response,
+        response: Answer,
         frame: bytes,
         message: jsonrpc.Message,
         request: Request | None,
@@ -791,7 +809,7 @@ class _HttpConnection:
 
     async def _on_post_error(
         self,
-        response: httpx.Response,
+        response: Answer,
         frame: bytes,
         message: jsonrpc.Message,
         request: Request | None,
@@ -817,7 +835,7 @@ class _HttpConnection:
         else:
             log.warning("server %s: HTTP %d on %s: %s", self.server, status, _method_of(message), excerpt)
 
-    async def _challenge_of(self, response: httpx.Response) -> _Challenge | None:
+    async def _challenge_of(self, response: Answer) -> _Challenge | None:
         """With OAuth: the 401, or the 403 ``insufficient_scope``, that a new token may answer."""
         if self.auth is None or response.status_code not in (401, 403):
             return None
@@ -831,7 +849,7 @@ class _HttpConnection:
         excerpt = await _error_excerpt(response)
         return _Challenge(response.status_code, www_authenticate, excerpt)
 
-    async def _on_unauthorized(self, response: httpx.Response, request: Request | None) -> None:
+    async def _on_unauthorized(self, response: Answer, request: Request | None) -> None:
         """401/403 that no token can answer: without OAuth, or a 403 other than ``insufficient_scope``."""
         excerpt = await _error_excerpt(response)
         if request is None:
@@ -857,7 +875,7 @@ class _HttpConnection:
                 self._is_listen_unsupported = self._is_listen_retried_per_session = False
         self._tell(SessionExpired(self.incarnation, [frame]))
 
-    def _adopt_session(self, response: httpx.Response, frames: list[bytes], request: Request) -> None:
+    def _adopt_session(self, response: Answer, frames: list[bytes], request: Request) -> None:
         """Take ``Mcp-Session-Id`` from a *successful* initialize answer, before the session sees it."""
         if not any(_answer_kind(frame, request.id) == "result" for frame in frames):
             return
@@ -880,9 +898,7 @@ class _HttpConnection:
                 frames.extend(_split_batch(event.data.encode("utf-8")))
         return frames
 
-    def _deliver_answer(
-        self, events: list[SseEvent], request: Request | None, response: httpx.Response
-    ) -> bool:
+    def _deliver_answer(self, events: list[SseEvent], request: Request | None, response: Answer) -> bool:
         """Deliver the messages of ``events``; return whether ``request``'s response was among them."""
         frames = self._frames_of(events)
         is_answered = False
@@ -897,7 +913,7 @@ class _HttpConnection:
         self._deliver(frames)
         return is_answered
 
-    async def _read_stream(self, response: httpx.Response, frame: bytes, request: Request | None) -> None:
+    async def _read_stream(self, response: Answer, frame: bytes, request: Request | None) -> None:
         """Read a POST's SSE answer until the response to ``request`` arrived; resume it if it breaks."""
         parser = SseParser(self.max_frame)
         broken: httpx.HTTPError | None = None
