@@ -38,12 +38,14 @@ DEFAULT_MAX_HEAD_BYTES = 64 * 1024
 """The most a response's status line and headers (or a chunked body's trailers) may take."""
 _MAX_CHUNK_LINE = 1024
 # RFC 9110 §5.6.2: a header name is a token.
-_TOKEN = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _TOKEN_TEXT = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 # RFC 9110 §5.5: field values are visible characters, spaces and tabs (obs-text allowed on receipt).
 _BAD_VALUE_TEXT = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_BAD_VALUE = re.compile(rb"[\x00\r\n]")
-_STATUS_LINE = re.compile(rb"HTTP/1\.([01]) ([0-9]{3})(?: (.*))?")
+_STATUS_LINE_TEXT = re.compile(r"HTTP/1\.([01]) ([0-9]{3})(?: (.*))?")
+# A field line: a token, a colon, optional whitespace, the value, optional whitespace (RFC 9112 §5).
+_FIELD_LINE = re.compile(r"([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*(.*?)[ \t]*")
+# NUL anywhere, or CR other than before LF: never part of a valid head (RFC 9112 §2.2).
+_FORBIDDEN_IN_HEAD = re.compile(rb"\x00|\r(?!\n)")
 _HEX = re.compile(rb"[0-9A-Fa-f]{1,16}")
 # The end of a header block: the line end of its last line, then an empty line (CRLF or bare LF each).
 _BLANK_LINE = re.compile(rb"\r?\n\r?\n")
@@ -318,35 +320,38 @@ class ResponseParser:
 
     def _parse_head(self, block: bytes) -> ResponseHead | None:
         """Parse a status line and headers; None (and stay in the head state) for an interim 1xx."""
-        lines = block.split(b"\n")
-        status_line = lines[0].rstrip(b"\r")
-        match = _STATUS_LINE.fullmatch(status_line)
+        # One decode and one regex per line: this runs for every answer of every call. Latin-1 maps bytes
+        # to code points one to one, so the checks below see exactly what was received.
+        if _FORBIDDEN_IN_HEAD.search(block) is not None:
+            raise ProtocolError("a control character (NUL, or CR without LF) in the response head")
+        lines = block.decode("latin-1").split("\n")
+        status_line = lines[0].rstrip("\r")
+        match = _STATUS_LINE_TEXT.fullmatch(status_line)
         if match is None:
-            raise ProtocolError(f"not an HTTP/1.x status line: {bytes(status_line[:60])!r}")
+            raise ProtocolError(f"not an HTTP/1.x status line: {status_line[:60]!r}")
         minor, code, reason = match.groups()
         status = int(code)
         headers = Headers()
+        add = headers.add
         for raw_line in lines[1:]:
-            line = raw_line[:-1] if raw_line[-1:] == b"\r" else raw_line
+            line = raw_line[:-1] if raw_line[-1:] == "\r" else raw_line
             if not line:
                 continue
-            if line[:1] in (b" ", b"\t"):
-                raise ProtocolError("obsolete line folding in the response headers")
-            name, colon, value = line.partition(b":")
-            if not colon or _TOKEN.fullmatch(name) is None:
-                raise ProtocolError(f"malformed header line {bytes(line[:60])!r}")
-            value = value.strip(b" \t")
-            if _BAD_VALUE.search(value) is not None:
-                raise ProtocolError(f"header {name.decode('ascii')!r} holds a control character")
-            headers.add(name.decode("ascii").lower(), value.decode("latin-1"))
+            field = _FIELD_LINE.fullmatch(line)
+            if field is None:
+                if line[:1] in (" ", "\t"):
+                    raise ProtocolError("obsolete line folding in the response headers")
+                raise ProtocolError(f"malformed header line {line[:60]!r}")
+            name, value = field.groups()
+            add(name.lower(), value)
         if status < 200:
             if status == 101:
                 raise ProtocolError("the server switched protocols (101), which was never asked for")
             return None  # 100 Continue, 103 Early Hints …: the final answer follows
-        version = f"1.{minor.decode()}"
+        version = f"1.{minor}"
         connection = (headers.get("connection") or "").lower()
         tokens = {token.strip() for token in connection.split(",")} if connection else set()
-        keep_alive = "keep-alive" in tokens if minor == b"0" else "close" not in tokens
+        keep_alive = "keep-alive" in tokens if minor == "0" else "close" not in tokens
         transfer_encoding = headers.get("transfer-encoding")
         length = headers.get("content-length")
         if self.is_head_request or status in (204, 304):
@@ -373,8 +378,7 @@ class ResponseParser:
             self._state = _UNTIL_CLOSE
             keep_alive = False
         self.keep_alive = keep_alive
-        reason_text = reason.decode("latin-1") if reason is not None else ""
-        head = ResponseHead(status, reason_text, headers, version, keep_alive)
+        head = ResponseHead(status, reason or "", headers, version, keep_alive)
         return head
 
 
