@@ -19,6 +19,7 @@ Figures::
 
     gateway.start                          s
     gateway.ready.troupe / .raw            s
+    gateway.ready_cpu.troupe / .raw        s      client CPU until all ready (robust on a shared machine)
     gateway.ready.ratio_troupe_start       x      target: <= 2
     gateway.rss_per_server.troupe          KiB    target: <= 200
     gateway.threads_per_server.troupe      count  target: <= 3
@@ -60,10 +61,11 @@ def phase_troupe(urls: list[str]) -> dict[str, Any]:
     troupe = Troupe(config)
     before = _snapshot()
     try:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         troupe.start()
         settled = troupe.wait_ready(timeout=PHASE_TIMEOUT)
         ready_s = time.perf_counter() - started
+        cpu_s = time.process_time() - cpu_started
         ready = sum(1 for status in troupe.status() if status.state == "ready")
         if not settled or ready != len(urls):
             raise Aborted(f"{ready} of {len(urls)} servers ready")
@@ -80,25 +82,32 @@ def phase_troupe(urls: list[str]) -> dict[str, Any]:
         stop_started = time.perf_counter()
         troupe.stop()
         stop_s = time.perf_counter() - stop_started
-    return {"ready_s": ready_s, "calls_ok": calls_ok, "stop_s": stop_s, **_delta(before, after, len(urls))}
+    return {
+        "ready_s": ready_s,
+        "cpu_s": cpu_s,
+        "calls_ok": calls_ok,
+        "stop_s": stop_s,
+        **_delta(before, after, len(urls)),
+    }
 
 
 def phase_raw(urls: list[str]) -> dict[str, Any]:
     """The floor client: initialize and list every endpoint, at most 100 handshakes at a time."""
 
-    async def main() -> float:
+    async def main() -> tuple[float, float]:
         limit = asyncio.Semaphore(100)
 
         async def one(url: str) -> None:
             async with limit, AsyncExitStack() as stack:
                 await RawHttpClient.connect(stack, [url])
 
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         async with asyncio.timeout(PHASE_TIMEOUT):
             await asyncio.gather(*(one(url) for url in urls))
-        return time.perf_counter() - started
+        return time.perf_counter() - started, time.process_time() - cpu_started
 
-    return {"ready_s": asyncio.run(main())}
+    ready_s, cpu_s = asyncio.run(main())
+    return {"ready_s": ready_s, "cpu_s": cpu_s}
 
 
 PHASES = {"troupe": phase_troupe, "raw": phase_raw}
@@ -143,6 +152,7 @@ async def run_group(figures: Figures, settings: Settings) -> dict[str, Any]:
                         continue
                     details.setdefault(phase, []).append(result)
                     figures.add(f"gateway.ready.{phase}", result["ready_s"], "s")
+                    figures.add(f"gateway.ready_cpu.{phase}", result["cpu_s"], "s")
                     if phase == "troupe":
                         figures.add("gateway.rss_per_server.troupe", result["rss_per_server_kib"], "KiB")
                         figures.add(
@@ -153,6 +163,9 @@ async def run_group(figures: Figures, settings: Settings) -> dict[str, Any]:
             figures.problem(f"gateway: round {round_number + 1} failed: {type(exc).__name__}: {exc}")
     figures.add_ratio("gateway.ready.ratio_troupe_start", "gateway.ready.troupe", "gateway.start")
     figures.add_ratio("gateway.ready.ratio_troupe_raw", "gateway.ready.troupe", "gateway.ready.raw")
+    figures.add_ratio(
+        "gateway.ready_cpu.ratio_troupe_raw", "gateway.ready_cpu.troupe", "gateway.ready_cpu.raw"
+    )
     return details
 
 

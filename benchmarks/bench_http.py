@@ -87,14 +87,37 @@ def troupe_http_available() -> bool:
 # troupe_shared (io_loop on the benchmark's loop) is a stdio figure: over HTTP a fourth client only
 # lengthens the idle gaps between each client's rounds.
 CLIENTS = ("troupe", "sdk", "raw")
+# Opt-in (--clients): mcp-troupe with its requests carried by httpx as before actors/h1.py, side by side.
+OPTIONAL_CLIENTS = ("troupe_httpx",)
 
 
-async def run_group(figures: Figures, settings: Settings, names: tuple[str, ...] = CLIENTS) -> None:
-    """Every HTTP latency, throughput and connect figure."""
+def connect_troupe_httpx(stack: AsyncExitStack, url: str) -> TroupeClient:
+    """A troupe whose HTTP transport uses httpx (its fallback) instead of the lean client: the "before"."""
+    import mcp_troupe.actors.http as transport
+
+    original = transport.is_supported
+    transport.is_supported = lambda url, proxy: False  # read when the connection opens
+    try:
+        client = TroupeClient.connect(stack, None, [url])
+    finally:
+        transport.is_supported = original
+    client.name = "troupe_httpx"
+    return client
+
+
+async def run_group(
+    figures: Figures,
+    settings: Settings,
+    names: tuple[str, ...] = CLIENTS,
+    servers: tuple[str, ...] = (*SERVERS, "modern"),
+) -> None:
+    """Every HTTP latency, throughput and connect figure (``servers``: which of ``SERVERS``, ``modern``)."""
     if "troupe" in names and not troupe_http_available():
         figures.problem("http.troupe skipped: mcp_troupe.actors.http does not exist yet")
         names = tuple(name for name in names if not name.startswith("troupe"))
     for kind, prefix in SERVERS.items():
+        if kind not in servers:
+            continue
         progress(f"{prefix}: starting {kind}")
         sdk_server = kind.startswith("sdk")
         stage = "measuring"
@@ -102,6 +125,8 @@ async def run_group(figures: Figures, settings: Settings, names: tuple[str, ...]
             with http_server(kind) as server:
                 async with AsyncExitStack() as stack:
                     clients = await connect_clients(stack, names, figures, prefix, urls=[server.url])
+                    if "troupe_httpx" in names:
+                        clients.append(connect_troupe_httpx(stack, server.url))
                     await measure_rounds(
                         clients, figures, prefix, repeat=settings.repeat,
                         calls=settings.http_calls // (3 if sdk_server else 1),
@@ -109,6 +134,11 @@ async def run_group(figures: Figures, settings: Settings, names: tuple[str, ...]
                         total=settings.http_total // (2 if sdk_server else 1), deadline=settings.deadline,
                     )  # fmt: skip
                     stage = "closing the clients (the figures stand)"
+                for figure in ("seq.p50", "seq.p99", "seq.cpu", f"inflight{settings.http_inflight}"):
+                    name = f"{prefix}.{figure}"
+                    figures.add_ratio(
+                        f"{name}.ratio_troupe_troupe_httpx", f"{name}.troupe", f"{name}.troupe_httpx"
+                    )
                 if kind == "echo-http-json":
                     stage = "measuring the HTTP layer alone"
                     await measure_io_layer(figures, settings, server.url)
@@ -117,7 +147,8 @@ async def run_group(figures: Figures, settings: Settings, names: tuple[str, ...]
         except Exception as exc:
             detail = exc.exceptions[0] if isinstance(exc, ExceptionGroup) else exc
             figures.problem(f"{prefix}: error while {stage}: {type(detail).__name__}: {detail}")
-    await measure_modern(figures, settings, names)
+    if "modern" in servers:
+        await measure_modern(figures, settings, names)
 
 
 # ---- the HTTP layer alone ----------------------------------------------------------------------------------
@@ -311,12 +342,18 @@ def main(argv: list[str] | None = None) -> int:
         "--clients",
         type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
         default=CLIENTS,
-        help=f"comma-separated subset of {','.join(CLIENTS)}",
+        help=f"comma-separated subset of {','.join(CLIENTS + OPTIONAL_CLIENTS)}",
+    )
+    parser.add_argument(
+        "--servers",
+        type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
+        default=(*SERVERS, "modern"),
+        help=f"comma-separated subset of {','.join((*SERVERS, 'modern'))}",
     )
     args = parser.parse_args(argv)
     settings = Settings.quick() if args.quick else Settings()
     figures = Figures()
-    asyncio.run(run_group(figures, settings, args.clients))
+    asyncio.run(run_group(figures, settings, args.clients, args.servers))
     figures.print_lines()
     write_report(figures, settings, args.json)
     return 0 if figures.runs else 1

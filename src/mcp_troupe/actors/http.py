@@ -251,7 +251,7 @@ def _busy(lane: _Lane) -> int:
 
 
 def _http_client(
-    url: str, ssl_context: ssl.SSLContext, proxy: str | None, timeout: httpx.Timeout
+    url: str, ssl_context: ssl.SSLContext | None, proxy: str | None, timeout: httpx.Timeout
 ) -> httpx.AsyncClient | Http1Client:
     """The connection's HTTP client: :class:`Http1Client` (the lean keep-alive one) wherever it can go,
     httpx through a proxy, or for a URL with credentials in it."""
@@ -264,6 +264,7 @@ def _http_client(
             max_connections=LANES * CONNECTIONS_PER_LANE,
             keepalive_expiry=KEEPALIVE_EXPIRY,
         )
+    assert ssl_context is not None  # built whenever httpx carries the requests
     return httpx.AsyncClient(transport=_Lanes(ssl_context, proxy), timeout=timeout)
 
 
@@ -472,7 +473,7 @@ class _HttpConnection:
 
     # ---- opening and closing (on the loop) ---------------------------------------------------------------
 
-    async def run(self, ssl_context: ssl.SSLContext, proxy: str | None) -> None:
+    async def run(self, ssl_context: ssl.SSLContext | None, proxy: str | None) -> None:
         """Own the client and every exchange until closed: the connection's one long-lived task."""
         self._is_started = True
         if self._is_closing:
@@ -1141,8 +1142,13 @@ class HttpTransport(pykka.ThreadingActor):
                 # consult the system; the loop must not wait for either.
                 assert self.config.url is not None
                 try:
-                    ssl_context = shared_ssl_context()
                     proxy = _environment_proxy(self.config.url)
+                    # Only TLS needs the context (~0.75 MiB, tens of ms): a plain http:// server that the
+                    # lean client carries never builds it.
+                    needs_tls = not self.config.url.startswith("http://") or not is_supported(
+                        self.config.url, proxy
+                    )
+                    ssl_context = shared_ssl_context() if needs_tls else None
                 except (ssl.SSLError, OSError, httpx.InvalidURL) as exc:
                     error = ConnectFailed(self.config.name, f"could not prepare the HTTP client: {exc}")
                     safe_tell(self.session, OpenFailed(self.incarnation, error))
