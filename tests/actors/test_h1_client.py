@@ -160,6 +160,70 @@ def test_waiting_longer_than_the_pool_timeout_is_a_pool_timeout() -> None:
     run(test)
 
 
+def test_a_waiter_that_gives_up_as_it_is_handed_a_connection_passes_it_on() -> None:
+    async def test() -> None:
+        async with Script(echo_forever) as script:
+            client = client_for(script.url, max_connections=1)
+            await post(client)
+            connection = client._idle.pop()  # as if another request held it
+            waiting = asyncio.create_task(post(client))
+            while not client._waiters:
+                await asyncio.sleep(0)
+            client._waiters[0].set_result(connection)  # handed over, as a finished exchange does ...
+            waiting.cancel()  # ... in the same moment its task gives up
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+            assert client._idle == [connection]
+            assert (await post(client))[0] == 200
+            assert script.connections == 1
+            await client.aclose()
+
+    run(test)
+
+
+def test_a_request_that_timed_out_waiting_leaves_the_pool_whole() -> None:
+    async def test() -> None:
+        release = asyncio.Event()
+
+        async def gated(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, script: Script) -> None:
+            while await script.read_request(reader) is not None:
+                await release.wait()
+                writer.write(sized(b"ok"))
+
+        async with Script(gated) as script:
+            client = client_for(script.url, max_connections=1, pool_timeout=0.1)
+            first = asyncio.create_task(post(client))
+            while not script.requests:
+                await asyncio.sleep(0.01)
+            with pytest.raises(httpx.PoolTimeout):
+                await post(client)
+            release.set()
+            assert await first == (200, b"ok")
+            assert await post(client) == (200, b"ok")
+            assert script.connections == 1 and not client._waiters
+            await client.aclose()
+
+    run(test)
+
+
+def test_closing_the_client_fails_the_requests_waiting_for_an_answer() -> None:
+    async def test() -> None:
+        async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, script: Script) -> None:
+            await script.read_request(reader)
+            await reader.read()
+
+        async with Script(silent) as script:
+            client = client_for(script.url)
+            waiting = asyncio.create_task(post(client))
+            while not script.requests:
+                await asyncio.sleep(0.01)
+            await client.aclose()
+            with pytest.raises(httpx.ReadError, match="closed"):
+                await waiting
+
+    run(test)
+
+
 def test_a_connection_the_server_closed_while_idle_is_not_used_again() -> None:
     async def test() -> None:
         async def one_each(
@@ -518,6 +582,23 @@ def test_the_request_target_and_host_come_from_the_url() -> None:
     assert request.startswith(b"POST /a/b?c=1 HTTP/1.1\r\nHost: example.com\r\n")
     ipv6 = Http1Client("http://[::1]:8080/mcp", ssl_context=None, connect_timeout=1.0)
     assert b"Host: [::1]:8080\r\n" in ipv6._encode("GET", ipv6.url, None, {})
+    # A configured Host wins (virtual hosting behind an address), as with httpx; framing headers do not.
+    custom = client._encode("POST", client.url, b"{}", {"host": "api.internal", "Content-Length": "99"})
+    assert custom.startswith(b"POST /a/b?c=1 HTTP/1.1\r\nhost: api.internal\r\n")
+    assert b"Content-Length: 2\r\n" in custom and b"99" not in custom
+
+
+def test_the_transport_uses_httpx_through_a_proxy_and_the_lean_client_otherwise() -> None:
+    from mcp_troupe.actors.http import _http_client
+
+    timeout = httpx.Timeout(5.0)
+    lean = _http_client("http://127.0.0.1:1/mcp", None, None, timeout)
+    assert isinstance(lean, Http1Client)
+    proxied = _http_client(
+        "http://127.0.0.1:1/mcp", ssl.create_default_context(), "http://127.0.0.1:2", timeout
+    )
+    assert isinstance(proxied, httpx.AsyncClient)
+    asyncio.run(proxied.aclose())
 
 
 # ---- a real server: uvicorn + starlette --------------------------------------------------------------------

@@ -416,9 +416,17 @@ class _Connection(asyncio.Protocol):
             self._is_reading_paused = False
             self.transport.resume_reading()
 
-    def abandon(self) -> None:
-        """The exchange stopped midway (cancelled, or its body was not read to the end): close."""
-        self._head = None
+    def abandon(self, error: httpx.TransportError | None = None) -> None:
+        """The exchange stopped midway (cancelled, its body not read to the end, the client closed): close.
+
+        A request still waiting for its answer gets ``error`` (or is cancelled: its own task gave up).
+        """
+        head, self._head = self._head, None
+        if head is not None and not head.done():
+            if error is None:
+                head.cancel()
+            else:
+                head.set_exception(error)
         response, self._response = self._response, None
         if response is not None:
             response._body.fail(httpx.ReadError("the response was closed before its end"))
@@ -564,7 +572,7 @@ class Http1Client:
                 waiter.set_exception(httpx.ConnectError("the HTTP client was closed"))
         self._waiters.clear()
         for connection in list(self._connections):
-            connection.abandon()
+            connection.abandon(httpx.ReadError("the HTTP client was closed"))
         self._idle.clear()
 
     # ---- requests ---------------------------------------------------------------------------------------
@@ -576,8 +584,11 @@ class Http1Client:
         has_encoding = False
         for name, value in headers.items():
             lowered = name.lower()
-            if lowered in ("host", "content-length", "transfer-encoding", "connection"):
+            if lowered in ("content-length", "transfer-encoding", "connection"):
                 continue  # framing is ours
+            if lowered == "host":
+                fields[0] = (name, value)  # a configured Host (virtual hosting behind an address), as httpx
+                continue
             has_encoding = has_encoding or lowered == "accept-encoding"
             fields.append((name, value))
         if not has_encoding:
@@ -632,17 +643,24 @@ class Http1Client:
         try:
             async with asyncio.timeout(self.pool_timeout):
                 handed = await waiter
-        except TimeoutError:
-            raise httpx.PoolTimeout(
-                f"no free connection within {self.pool_timeout} s ({self.max_connections} in use)"
-            ) from None
-        finally:
-            if not waiter.done():
-                waiter.cancel()
-            try:
+        except BaseException as exc:
+            if waiter in self._waiters:
                 self._waiters.remove(waiter)
-            except ValueError:
-                pass
+            if waiter.done() and not waiter.cancelled():
+                # Handed a connection (or a free slot) in the very moment this wait ended: pass it on, or
+                # the pool would count a connection that nobody holds.
+                passed = waiter.result()
+                if passed is not None:
+                    self._release(passed)
+                else:
+                    self._wake_one()
+            else:
+                waiter.cancel()
+            if isinstance(exc, TimeoutError):
+                raise httpx.PoolTimeout(
+                    f"no free connection within {self.pool_timeout} s ({self.max_connections} in use)"
+                ) from None
+            raise
         if handed is not None:
             return handed
         return await self._acquire(loop)  # a connection closed: room to open one
@@ -694,6 +712,10 @@ class Http1Client:
         self._connections.discard(connection)
         if connection in self._idle:
             self._idle.remove(connection)
+        self._wake_one()
+
+    def _wake_one(self) -> None:
+        """Tell the longest waiter there is room to open a connection."""
         while self._waiters:
             waiter = self._waiters.popleft()
             if not waiter.done():
