@@ -112,6 +112,29 @@ def rows(settings: dict[str, Any]) -> list[tuple[str, str]]:
     return table
 
 
+def before_after_table(reports: list[dict[str, Any]]) -> str:
+    """mcp-troupe over httpx (``troupe_httpx``, before actors/h1.py) and over the lean client, one run."""
+    head = ["figure", "unit", "troupe_httpx", "troupe", "troupe/troupe_httpx"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    inflight = reports[-1]["settings"]["http_inflight"]
+    for kind in ("json", "sse"):
+        for label, figure in (
+            ("sequential call p50", "seq.p50"),
+            ("sequential call p99", "seq.p99"),
+            ("client CPU per sequential call", "seq.cpu"),
+            (f"{inflight} in flight", f"inflight{inflight}"),
+        ):
+            prefix = f"http.{kind}.{figure}"
+            before = cell(reports, f"{prefix}.troupe_httpx")
+            if before:
+                after = cell(reports, f"{prefix}.troupe")
+                ratio = cell(reports, f"{prefix}.ratio_troupe_troupe_httpx")
+                unit = unit_of(reports, prefix)
+                name = f"HTTP {kind.upper()}, minimal server: {label}"
+                lines.append(f"| {name} | {unit} | {before} | {after} | {ratio} |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 IO_COLUMNS = ("httpx", "h1", "raw")
 IO_RATIOS = (("h1", "raw"), ("httpx", "raw"), ("h1", "httpx"))
 
@@ -225,10 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     print(target_table(reports))
     print()
     print(client_table(reports))
-    io = io_table(reports)
-    if io:
-        print()
-        print(io)
+    for extra in (io_table(reports), before_after_table(reports)):
+        if extra:
+            print()
+            print(extra)
     if any("load_average" in report for report in reports):
         print()
         print(load_table(reports))
