@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import ipaddress
 import select
 import ssl
 import zlib
@@ -526,6 +527,11 @@ class Http1Client:
         self.host = parsed.host  # IDNA-encoded, IPv6 without brackets
         self.port = parsed.port or _DEFAULT_PORTS[parsed.scheme]
         self.target = parsed.raw_path.decode("ascii") or "/"
+        try:
+            ipaddress.ip_address(self.host)
+            self._is_address = True
+        except ValueError:
+            self._is_address = False
         host_header = f"[{self.host}]" if ":" in self.host else self.host
         if parsed.port is not None and parsed.port != _DEFAULT_PORTS[parsed.scheme]:
             host_header += f":{parsed.port}"
@@ -676,8 +682,9 @@ class Http1Client:
                     ssl=self._ssl_context,
                     server_hostname=self.host if self._ssl_context is not None else None,
                     ssl_handshake_timeout=self.connect_timeout if self._ssl_context is not None else None,
-                    # As anyio's connect_tcp (httpx's): a host with IPv6 and IPv4 addresses races them.
-                    happy_eyeballs_delay=0.25,
+                    # As anyio's connect_tcp (httpx's): a name with IPv6 and IPv4 addresses races them. An
+                    # address literal has one address: no race, and none of its tasks per connect.
+                    happy_eyeballs_delay=None if self._is_address else 0.25,
                 )
         except TimeoutError:
             raise httpx.ConnectTimeout(f"no connection within {self.connect_timeout} s") from None
