@@ -196,13 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = {}
     for target in targets(settings):
         value, verdict = target.verdict(figures)
-        unit = (
-            "KiB"
-            if "RSS" in target.name
-            else "count"
-            if "each" in target.name and "thread" in target.name
-            else "x"
-        )
+        unit = figures.units.get(target.figure) or figures.derived.get(target.figure, (0.0, "x"))[1]
         shown = "-" if value is None else format_value(value, unit)
         print(f"# target {target.name}: {shown} {verdict}", flush=True)
         verdicts[target.name] = {"figure": target.figure, "value": value, "verdict": verdict}
