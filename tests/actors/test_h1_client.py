@@ -293,6 +293,44 @@ def test_unasked_bytes_on_an_idle_connection_drop_it() -> None:
     run(test)
 
 
+def test_a_request_whose_write_failed_at_once_goes_out_once_more_on_a_new_connection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mcp_troupe.actors import h1
+
+    async def test() -> None:
+        async with Script(echo_forever) as script:
+            client = client_for(script.url)
+            assert (await post(client, b"[1]"))[0] == 200
+            (idle,) = client._idle
+            assert idle.transport is not None
+            idle.transport.abort()  # dead, and the pool not told yet: the write will go nowhere
+            monkeypatch.setattr(h1._Connection, "is_reusable", lambda self, now: True)
+            assert await post(client, b"[2]") == (200, b"[2]")
+            assert [request.endswith(b"[2]") for request in script.requests] == [False, True]
+            assert script.connections == 2
+            await client.aclose()
+
+    run(test)
+
+
+def test_a_request_the_server_does_not_read_is_a_write_timeout() -> None:
+    async def test() -> None:
+        async def deaf(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, script: Script) -> None:
+            writer.transport.pause_reading()
+            await asyncio.sleep(5)
+
+        async with Script(deaf) as script:
+            client = client_for(script.url, write_timeout=0.3)
+            started = time.monotonic()
+            with pytest.raises(httpx.WriteTimeout):
+                await post(client, b"x" * (16 * 1024 * 1024))
+            assert time.monotonic() - started < 4
+            await client.aclose()
+
+    run(test)
+
+
 # ---- bodies ------------------------------------------------------------------------------------------------
 
 
