@@ -4,8 +4,10 @@ session id, the protocol-version header and the SSE state.
 The actor is thin, like :mod:`mcp_troupe.actors.stdio`: it takes ``Open`` / ``CloseTransport`` and keeps the
 lifecycle. The wire lives on the I/O loop in :class:`_HttpConnection`, which is also the session's
 :class:`~mcp_troupe.actors.session.Outbound`. One long-lived owner task per connection enters and leaves the
-``httpx.AsyncClient`` and the task group every exchange runs in, so no cancel scope or client is ever
-closed from a task other than the one that opened it (the anyio task-affinity trap, research/PEERS §2.6).
+HTTP client and the task group every exchange runs in, so no cancel scope or client is ever closed from a
+task other than the one that opened it (the anyio task-affinity trap, research/PEERS §2.6). The client is
+:class:`~mcp_troupe.actors.h1.Http1Client` (lean keep-alive HTTP/1.1, ``docs/http.md``), or an
+``httpx.AsyncClient`` when a proxy applies or the URL carries credentials (:func:`_http_client`).
 
 What goes over the wire (spec: 2025-03-26 and 2025-06-18 basic/transports, "Streamable HTTP"):
 
