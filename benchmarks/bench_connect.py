@@ -188,6 +188,9 @@ async def discovery(figures: Figures, settings: Settings, names: tuple[str, ...]
                     clients.remove(rediscovery)
     for first, second in (("troupe", "sdk"), ("troupe", "raw"), ("sdk", "raw")):
         figures.add_ratio(f"{big}.ratio_{first}_{second}", f"{big}.{first}", f"{big}.{second}")
+        figures.add_ratio(
+            f"{big}.connect.ratio_{first}_{second}", f"{big}.connect.{first}", f"{big}.connect.{second}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

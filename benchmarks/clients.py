@@ -36,10 +36,12 @@ __all__ = [
     "RawHttpClient",
     "RawPipeClient",
     "SdkClient",
+    "SdkModernClient",
     "TroupeAcallClient",
     "TroupeClient",
     "inflight_async",
     "sequential_async",
+    "troupe_protocol_option",
 ]
 
 CALL_TIMEOUT = 10.0
@@ -556,6 +558,51 @@ class SdkClient:
         return await inflight_async(calls, total, concurrency, deadline)
 
 
+class SdkModernClient:
+    """The SDK's high-level ``mcp.Client`` pinned to a modern (stateless, 2026-07-28) protocol revision, over
+    Streamable HTTP: no initialize handshake, every request self-describing."""
+
+    name = "sdk"
+
+    def __init__(self, clients: list[Any]) -> None:
+        self.clients = clients
+        self.tool_count = 0
+
+    @classmethod
+    async def connect(cls, stack: AsyncExitStack, urls: list[str], protocol: str) -> SdkModernClient:
+        """Open a ``Client(url, mode=protocol)`` per server and list its tools; the stack closes them."""
+        from mcp import Client
+
+        clients = []
+        for url in urls:
+            client = await stack.enter_async_context(Client(url, mode=protocol))  # type: ignore[arg-type]
+            clients.append(client)
+        result = cls(clients)
+        result.tool_count = len((await clients[0].list_tools()).tools) if clients else 0
+        return result
+
+    async def call(self, text: str, index: int = 0) -> None:
+        result = await self.clients[index].call_tool("echo", {"text": text})
+        if result.is_error or result.content[0].text != text:
+            raise Aborted(f"wrong answer: {result!r}")
+
+    async def sequential(self, calls: int, deadline: float) -> list[int]:
+        return await sequential_async(self.call, calls, deadline)
+
+    async def inflight(self, total: int, concurrency: int, deadline: float) -> float:
+        calls = [_bind(self.call, index) for index in range(len(self.clients))]
+        return await inflight_async(calls, total, concurrency, deadline)
+
+
+def troupe_protocol_option() -> bool:
+    """Whether this mcp-troupe's ``ServerConfig`` takes a ``protocol`` (era) option."""
+    import dataclasses
+
+    from mcp_troupe.config import ServerConfig
+
+    return any(field.name == "protocol" for field in dataclasses.fields(ServerConfig))
+
+
 # ---- mcp-troupe: Troupe.call for sequential calls (in a worker thread), Troupe.acall for calls in flight ---
 
 
@@ -573,9 +620,18 @@ class TroupeClient:
         commands: list[list[str]] | None = None,
         urls: list[str] | None = None,
         reconnect: Any = None,
+        protocol: str | None = None,
     ) -> Any:
-        """The ``TroupeConfig`` of the given servers, named ``echo`` (one) or ``echo<i>`` (several)."""
+        """The ``TroupeConfig`` of the given servers, named ``echo`` (one) or ``echo<i>`` (several).
+
+        ``protocol`` pins the HTTP servers' protocol era (``ServerConfig.protocol``); it raises
+        :class:`Aborted` when this mcp-troupe has no such option (see :func:`troupe_protocol_option`).
+        """
         from mcp_troupe.config import ReconnectPolicy, ServerConfig, TroupeConfig, stdio_server
+
+        if protocol is not None and not troupe_protocol_option():
+            raise Aborted("this mcp-troupe has no ServerConfig.protocol option")
+        extra = {"protocol": protocol} if protocol is not None else {}
 
         targets: list[tuple[str, Any]] = [("stdio", command) for command in commands or []]
         targets += [("http", url) for url in urls or []]
@@ -585,7 +641,7 @@ class TroupeClient:
             if kind == "stdio":
                 servers[name] = stdio_server(name, target[0], *target[1:])
             else:
-                servers[name] = ServerConfig(name=name, url=target)
+                servers[name] = ServerConfig(name=name, url=target, **extra)
         return TroupeConfig(
             servers=servers,
             reconnect=reconnect or ReconnectPolicy(initial_delay=0.1, max_delay=0.5, max_attempts=0),
@@ -597,12 +653,16 @@ class TroupeClient:
 
     @classmethod
     def connect(
-        cls, stack: AsyncExitStack, commands: list[list[str]] | None = None, urls: list[str] | None = None
+        cls,
+        stack: AsyncExitStack,
+        commands: list[list[str]] | None = None,
+        urls: list[str] | None = None,
+        protocol: str | None = None,
     ) -> TroupeClient:
         """Start the troupe and wait for every server; the stack stops the troupe."""
         from mcp_troupe import Troupe
 
-        config = cls.config(commands, urls)
+        config = cls.config(commands, urls, protocol=protocol)
         troupe = stack.enter_context(Troupe(config))
         if not troupe.wait_ready(timeout=60) or not all(s.state == "ready" for s in troupe.status()):
             raise Aborted(f"the servers did not all become ready: {troupe.status()!r}")

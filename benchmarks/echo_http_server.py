@@ -1,7 +1,8 @@
 """A minimal, fast MCP server over Streamable HTTP, standard library only (raw asyncio), for benchmarks.
 
-Run it as ``python benchmarks/echo_http_server.py [--sse] [--tools N] [--page-size K]``. It listens on
-127.0.0.1 on a port the system picks and prints ``PORT <n>`` as its first line of stdout. The endpoint is
+Run it as ``python benchmarks/echo_http_server.py [--sse] [--tools N] [--page-size K] [--ports N]``. It
+listens on 127.0.0.1 on a port the system picks and prints ``PORT <n>`` as its first line of stdout (with
+``--ports N``: N ports, each one server, and ``PORTS <n1> <n2> ...``). The endpoint is
 ``/mcp``; the tools and answers are those of ``echo_server.py`` (it imports them), so only the transport
 differs. It does as little as an HTTP server can, so that the client's cost dominates:
 
@@ -113,17 +114,27 @@ def _reply(
     return head.encode() + extra + b"\r\n" + body
 
 
-async def serve(sse: bool) -> None:
+def _listener() -> socket.socket:
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY on accepted sockets only when the listener's proto
     # says TCP, and without it Nagle's algorithm meets delayed ACKs (40 ms a response written in two parts).
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
+    return listener
+
+
+async def serve(sse: bool, ports: int = 0) -> None:
+    """Serve one endpoint (``PORT <n>``), or with ``ports`` that many, each an MCP server of its own on a
+    port of its own (``PORTS <n1> <n2> ...``): many servers, one process, for the gateway figure."""
+    listeners = [_listener() for _ in range(max(ports, 1))]
     app = EchoHttp(sse)
-    server = await asyncio.start_server(app.serve_connection, sock=listener, backlog=1024)
-    print(f"PORT {listener.getsockname()[1]}", flush=True)
-    async with server:
-        await server.serve_forever()
+    servers = [
+        await asyncio.start_server(app.serve_connection, sock=listener, backlog=1024)
+        for listener in listeners
+    ]
+    numbers = " ".join(str(listener.getsockname()[1]) for listener in listeners)
+    print(f"PORTS {numbers}" if ports else f"PORT {numbers}", flush=True)
+    await asyncio.gather(*(server.serve_forever() for server in servers))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -131,9 +142,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sse", action="store_true", help="answer requests as SSE streams")
     parser.add_argument("--tools", type=int, default=1, help="how many tools (the first is echo)")
     parser.add_argument("--page-size", type=int, default=100, help="tools per tools/list page")
+    parser.add_argument("--ports", type=int, default=0, help="serve this many endpoints, one port each")
     args = parser.parse_args(argv)
     echo_server.CATALOG = echo_server.Catalog(args.tools, args.page_size)
-    asyncio.run(serve(args.sse))
+    asyncio.run(serve(args.sse, args.ports))
 
 
 if __name__ == "__main__":

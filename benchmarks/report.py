@@ -68,6 +68,25 @@ def rows(settings: dict[str, Any]) -> list[tuple[str, str]]:
                 ),
             ]
     table += [
+        (
+            "HTTP JSON, SDK server, modern era (2026-07-28): sequential call p50",
+            "http.sdkserver.modern.seq.p50",
+        ),
+        (
+            "HTTP JSON, SDK server, modern era (2026-07-28): sequential call p99",
+            "http.sdkserver.modern.seq.p99",
+        ),
+        (
+            "HTTP JSON, SDK server, modern era (2026-07-28): client CPU per call",
+            "http.sdkserver.modern.seq.cpu",
+        ),
+        (
+            f"HTTP JSON, SDK server, modern era (2026-07-28): {http_inflight} in flight",
+            f"http.sdkserver.modern.inflight{http_inflight}",
+        ),
+        ("connect + initialize + discovery over HTTP (running server)", "connect.http"),
+    ]
+    table += [
         ("connect + initialize + discovery, client cost (minus bare spawn)", "connect.client"),
         ("connect + initialize + discovery, wall time", "connect"),
         (f"discovery of {settings['discovery_tools']:,} tools, {settings['discovery_page']} a page", big),
@@ -82,7 +101,64 @@ def rows(settings: dict[str, Any]) -> list[tuple[str, str]]:
         ),
         ("recovery after kill -9 (troupe: to ready; raw: respawn + handshake)", "recovery.ready"),
     ]
+    gateway = settings.get("gateway_servers", 1000)
+    table += [
+        (f"{gateway} HTTP servers: all ready (raw: initialize + list each)", "gateway.ready"),
+        (f"{gateway} HTTP servers: client CPU until all ready", "gateway.ready_cpu"),
+        (f"{gateway} HTTP servers: client RSS per server", "gateway.rss_per_server"),
+        (f"{gateway} HTTP servers: OS threads per server", "gateway.threads_per_server"),
+        (f"{gateway} HTTP servers: calls that succeeded", "gateway.calls_ok"),
+    ]
     return table
+
+
+def before_after_table(reports: list[dict[str, Any]]) -> str:
+    """mcp-troupe over httpx (``troupe_httpx``, before actors/h1.py) and over the lean client, one run."""
+    head = ["figure", "unit", "troupe_httpx", "troupe", "troupe/troupe_httpx"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    inflight = reports[-1]["settings"]["http_inflight"]
+    for kind in ("json", "sse"):
+        for label, figure in (
+            ("sequential call p50", "seq.p50"),
+            ("sequential call p99", "seq.p99"),
+            ("client CPU per sequential call", "seq.cpu"),
+            (f"{inflight} in flight", f"inflight{inflight}"),
+        ):
+            prefix = f"http.{kind}.{figure}"
+            before = cell(reports, f"{prefix}.troupe_httpx")
+            if before:
+                after = cell(reports, f"{prefix}.troupe")
+                ratio = cell(reports, f"{prefix}.ratio_troupe_troupe_httpx")
+                unit = unit_of(reports, prefix)
+                name = f"HTTP {kind.upper()}, minimal server: {label}"
+                lines.append(f"| {name} | {unit} | {before} | {after} | {ratio} |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
+IO_COLUMNS = ("httpx", "h1", "raw")
+IO_RATIOS = (("h1", "raw"), ("httpx", "raw"), ("h1", "httpx"))
+
+
+def io_table(reports: list[dict[str, Any]]) -> str:
+    """The HTTP layer alone: httpx (as before), actors/h1.py (now) and the raw floor."""
+    head = ["figure", "unit", *IO_COLUMNS, *(f"{a}/{b}" for a, b in IO_RATIOS)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    inflight = reports[-1]["settings"]["http_inflight"]
+    for label, figure in (
+        ("sequential POST p50", "seq.p50"),
+        ("sequential POST p99", "seq.p99"),
+        ("client CPU per sequential POST", "seq.cpu"),
+        (f"{inflight} in flight", f"inflight{inflight}"),
+        (f"client CPU per POST, {inflight} in flight", f"inflight{inflight}.cpu"),
+    ):
+        prefix = f"http.io.json.{figure}"
+        cells = [cell(reports, f"{prefix}.{client}") for client in IO_COLUMNS]
+        ratios = [cell(reports, f"{prefix}.ratio_{a}_{b}") for a, b in IO_RATIOS]
+        if any(cells):
+            lines.append(
+                "| " + " | ".join([label, unit_of(reports, prefix, IO_COLUMNS), *cells, *ratios]) + " |"
+            )
+    return "\n".join(lines) if len(lines) > 2 else ""
 
 
 def cell(reports: list[dict[str, Any]], name: str) -> str:
@@ -93,9 +169,9 @@ def cell(reports: list[dict[str, Any]], name: str) -> str:
     return "" if all(value == "-" for value in values) else " / ".join(values)
 
 
-def unit_of(reports: list[dict[str, Any]], prefix: str) -> str:
+def unit_of(reports: list[dict[str, Any]], prefix: str, columns: tuple[str, ...] = CLIENT_COLUMNS) -> str:
     for report in reports:
-        for client in CLIENT_COLUMNS:
+        for client in columns:
             figure = report["figures"].get(f"{prefix}.{client}")
             if figure is not None:
                 return str(figure["unit"])
@@ -111,6 +187,13 @@ def client_table(reports: list[dict[str, Any]]) -> str:
         if not any(cells):
             continue
         lines.append("| " + " | ".join([label, unit_of(reports, prefix), *cells, *ratios]) + " |")
+    start = cell(reports, "gateway.start")
+    if start:
+        ratio = cell(reports, "gateway.ready.ratio_troupe_start")
+        lines.append(
+            f"| the HTTP servers' own start-up (floor for 'all ready') | s | | | | {start} | | | | |"
+        )
+        lines.append(f"| troupe all-ready / the servers' start-up | x | {ratio} | | | | | | | |")
     spawn = cell(reports, "scale.spawn")
     if spawn:
         ratio = cell(reports, "scale.ready.ratio_troupe_spawn")
@@ -165,6 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     print(target_table(reports))
     print()
     print(client_table(reports))
+    for extra in (io_table(reports), before_after_table(reports)):
+        if extra:
+            print()
+            print(extra)
     if any("load_average" in report for report in reports):
         print()
         print(load_table(reports))

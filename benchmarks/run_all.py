@@ -11,8 +11,11 @@ to stderr. The groups, in order (``--only`` picks some):
 - ``connect``: connect + initialize + discovery minus the bare spawn, and discovery of 10,000 tools paged
   100 at a time (``bench_connect``);
 - ``scale``: 100 stdio servers in one process, and recovery after kill -9 (``bench_scale``);
-- ``http``: latency and throughput over Streamable HTTP, JSON and SSE responses, against the minimal HTTP
-  server and the SDK's (``bench_http``).
+- ``http``: latency, CPU and throughput over Streamable HTTP, JSON and SSE responses, against the minimal
+  HTTP server and the SDK's; the HTTP layer alone (httpx, ``actors/h1.py``, raw); connect + initialize +
+  discovery over HTTP; the modern (2026-07-28) era where the client has it (``bench_http``);
+- ``gateway``: 1,000 Streamable HTTP servers (100 with ``--quick``) in one client process: all ready
+  against the servers' own start-up, RSS and threads per server, a call to each (``bench_gateway``).
 
 The exit code is 1 when no figure at all could be measured, else 0: a missed target is a finding, not a
 failure of the harness.
@@ -32,11 +35,11 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the `benchmarks` package importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import bench_connect, bench_http, bench_scale, bench_stdio
+from benchmarks import bench_connect, bench_gateway, bench_http, bench_scale, bench_stdio
 from benchmarks.stats import Figures, Settings, format_value, progress, write_report
 
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
-GROUPS = ("stdio", "connect", "scale", "http")
+GROUPS = ("stdio", "connect", "scale", "http", "gateway")
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,8 @@ class Target:
     figure: str
     limit: float
     at_most: bool = True
+    origin: str = "stdio"
+    """Which issue set it: the first round's (``stdio``) or "Streamable HTTP as fast as stdio" (``http``)."""
 
     def verdict(self, figures: Figures) -> tuple[float | None, str]:
         value = figures.value(self.figure)
@@ -77,6 +82,72 @@ def targets(settings: Settings) -> list[Target]:
         Target(f"discovery {settings.discovery_tools} tools <= 1.5x raw", f"{big}.ratio_troupe_raw", 1.5),
         Target(f"{settings.scale_servers} servers ready <= 2x spawn", "scale.ready.ratio_troupe_spawn", 2.0),
         Target(f"{settings.scale_servers} servers RSS <= 1 MiB each", "scale.rss_per_server.troupe", 1024.0),
+        *http_targets(settings),
+    ]
+
+
+def http_targets(settings: Settings) -> list[Target]:
+    """The targets of "Streamable HTTP as fast as stdio", against the minimal servers."""
+    inflight = settings.http_inflight
+    gateway = settings.gateway_servers
+    big = f"discovery.tools{settings.discovery_tools}"
+    found: list[Target] = []
+    for kind in ("json", "sse"):
+        prefix = f"http.{kind}"
+        found += [
+            Target(f"HTTP {kind} p50 <= 0.6x sdk", f"{prefix}.seq.p50.ratio_troupe_sdk", 0.6, origin="http"),
+            Target(f"HTTP {kind} p99 <= 0.8x sdk", f"{prefix}.seq.p99.ratio_troupe_sdk", 0.8, origin="http"),
+            Target(
+                f"HTTP {kind} {inflight} in flight >= 2x sdk",
+                f"{prefix}.inflight{inflight}.ratio_troupe_sdk",
+                2.0,
+                at_most=False,
+                origin="http",
+            ),
+        ]
+    return [
+        *found,
+        Target("HTTP json p50 <= 3x raw", "http.json.seq.p50.ratio_troupe_raw", 3.0, origin="http"),
+        Target("HTTP json client CPU <= 3x raw", "http.json.seq.cpu.ratio_troupe_raw", 3.0, origin="http"),
+        Target(
+            "modern era p50 <= legacy",
+            "http.sdkserver.modern.seq.p50.ratio_troupe_legacy",
+            1.0,
+            origin="http",
+        ),
+        Target("connect client cost <= 1.0x sdk", "connect.client.ratio_troupe_sdk", 1.0, origin="http"),
+        Target("HTTP connect <= 1.0x sdk", "connect.http.ratio_troupe_sdk", 1.0, origin="http"),
+        Target(
+            f"first connect {settings.discovery_tools} tools <= 1.0x sdk",
+            f"{big}.connect.ratio_troupe_sdk",
+            1.0,
+            origin="http",
+        ),
+        Target(
+            f"{gateway} HTTP servers ready <= 2x their start-up",
+            "gateway.ready.ratio_troupe_start",
+            2.0,
+            origin="http",
+        ),
+        Target(
+            f"{gateway} HTTP servers RSS <= 200 KiB each",
+            "gateway.rss_per_server.troupe",
+            200.0,
+            origin="http",
+        ),
+        Target(
+            f"{gateway} HTTP servers <= 3 threads each",
+            "gateway.threads_per_server.troupe",
+            3.0,
+            origin="http",
+        ),
+        Target(
+            f"{gateway} HTTP servers: a call to each works",
+            "gateway.calls_ok.troupe",
+            float(gateway),
+            at_most=False,
+            origin="http",
+        ),
     ]
 
 
@@ -97,6 +168,8 @@ async def run(settings: Settings, groups: tuple[str, ...]) -> tuple[Figures, dic
                 extra["scale"] = await bench_scale.run_group(figures, settings)
             elif group == "http":
                 await bench_http.run_group(figures, settings)
+            elif group == "gateway":
+                extra["gateway"] = await bench_gateway.run_group(figures, settings)
         except Exception as exc:  # one broken group must not cost the others' figures
             figures.problem(f"group {group} failed: {type(exc).__name__}: {exc}")
         extra.setdefault("group_seconds", {})[group] = round(time.monotonic() - started, 1)
@@ -123,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = {}
     for target in targets(settings):
         value, verdict = target.verdict(figures)
-        shown = "-" if value is None else format_value(value, "KiB" if "RSS" in target.name else "x")
+        unit = figures.units.get(target.figure) or figures.derived.get(target.figure, (0.0, "x"))[1]
+        shown = "-" if value is None else format_value(value, unit)
         print(f"# target {target.name}: {shown} {verdict}", flush=True)
         verdicts[target.name] = {"figure": target.figure, "value": value, "verdict": verdict}
     extra["targets"] = verdicts

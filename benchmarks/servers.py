@@ -26,9 +26,11 @@ from pathlib import Path
 
 __all__ = [
     "HttpServer",
+    "HttpServerFarm",
     "cpu_hog",
     "echo_command",
     "http_server",
+    "http_server_farm",
     "kill",
     "sdk_command",
     "spawn_to_first_answer",
@@ -110,6 +112,65 @@ def http_server(kind: str, tools: int = 1, page_size: int = 100) -> Iterator[Htt
         yield HttpServer(kind, f"http://127.0.0.1:{port}/mcp", process.pid)
     finally:
         kill(process)
+
+
+@dataclass(frozen=True)
+class HttpServerFarm:
+    """Many minimal HTTP MCP servers (one port each) in a few processes; ``started_s`` is how long they took
+    from the first spawn until every port listened."""
+
+    urls: list[str]
+    pids: list[int]
+    started_s: float
+
+
+@contextlib.contextmanager
+def http_server_farm(servers: int, processes: int) -> Iterator[HttpServerFarm]:
+    """Start ``servers`` endpoints of ``echo_http_server.py`` spread over ``processes`` processes."""
+    shares = [servers // processes + (1 if index < servers % processes else 0) for index in range(processes)]
+    started = time.perf_counter()
+    children = [
+        subprocess.Popen(
+            [sys.executable, str(ECHO_HTTP_SERVER), "--ports", str(share)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+        )
+        for share in shares
+        if share
+    ]
+    try:
+        ports: list[int] = []
+        for child in children:
+            line = _read_line(child, START_TIMEOUT)
+            if not line.startswith("PORTS "):
+                raise RuntimeError(f"unexpected first line from the server: {line[:80]!r}")
+            ports += [int(port) for port in line.split()[1:]]
+        for port in ports:
+            _wait_listening(port, START_TIMEOUT)
+        started_s = time.perf_counter() - started
+        urls = [f"http://127.0.0.1:{port}/mcp" for port in ports]
+        yield HttpServerFarm(urls, [child.pid for child in children], started_s)
+    finally:
+        for child in children:
+            kill(child)
+
+
+def _read_line(process: subprocess.Popen[bytes], timeout: float) -> str:
+    assert process.stdout is not None
+    deadline = time.monotonic() + timeout
+    buffer = b""
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        while b"\n" not in buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or process.poll() is not None:
+                raise RuntimeError(f"the server did not say its ports (exit code {process.poll()})")
+            if selector.select(min(remaining, 0.5)):
+                chunk = os.read(process.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    raise RuntimeError("the server closed its stdout before saying its ports")
+                buffer += chunk
+    return buffer.split(b"\n", 1)[0].decode()
 
 
 def _read_port(process: subprocess.Popen[bytes], timeout: float) -> int:

@@ -151,6 +151,10 @@ class Settings:
     scale_repeat: int = 3
     scale_tools_per_server: int = 100
     recovery_repeat: int = 5
+    gateway_servers: int = 1000
+    """Streamable HTTP servers one troupe holds in the gateway figure (each its own port and session)."""
+    gateway_processes: int = 4
+    """Processes serving them (so that the machine is not filled with interpreters)."""
     deadline: float = 120.0
     """Seconds one measurement of one client may take before it is abandoned."""
 
@@ -161,7 +165,8 @@ class Settings:
             mode="quick", repeat=2, calls=300, warmup=50, inflight_total=2000, multi_total=2000,
             sdk_server_calls=100, sdk_server_total=300, http_calls=150, http_total=500, connect_repeat=3,
             discovery_tools=2000, discovery_repeat=2, scale_servers=20, scale_repeat=1,
-            scale_tools_per_server=20, recovery_repeat=2, deadline=60.0,
+            scale_tools_per_server=20, recovery_repeat=2, gateway_servers=100, gateway_processes=2,
+            deadline=60.0,
         )  # fmt: skip
 
 

@@ -4,8 +4,10 @@ session id, the protocol-version header and the SSE state.
 The actor is thin, like :mod:`mcp_troupe.actors.stdio`: it takes ``Open`` / ``CloseTransport`` and keeps the
 lifecycle. The wire lives on the I/O loop in :class:`_HttpConnection`, which is also the session's
 :class:`~mcp_troupe.actors.session.Outbound`. One long-lived owner task per connection enters and leaves the
-``httpx.AsyncClient`` and the task group every exchange runs in, so no cancel scope or client is ever
-closed from a task other than the one that opened it (the anyio task-affinity trap, research/PEERS §2.6).
+HTTP client and the task group every exchange runs in, so no cancel scope or client is ever closed from a
+task other than the one that opened it (the anyio task-affinity trap, research/PEERS §2.6). The client is
+:class:`~mcp_troupe.actors.h1.Http1Client` (lean keep-alive HTTP/1.1, ``docs/http.md``), or an
+``httpx.AsyncClient`` when a proxy applies or the URL carries credentials (:func:`_http_client`).
 
 What goes over the wire (spec: 2025-03-26 and 2025-06-18 basic/transports, "Streamable HTTP"):
 
@@ -57,6 +59,7 @@ import httpx
 import pykka
 
 from mcp_troupe._version import __version__
+from mcp_troupe.actors.h1 import Answer, Http1Client, is_supported
 from mcp_troupe.actors.lane import CallLane, Outgoing
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.session import Opened, OpenFailed, SessionExpired, TransportDown
@@ -245,7 +248,25 @@ def _busy(lane: _Lane) -> int:
     return lane.busy
 
 
-def _media_type(response: httpx.Response) -> str:
+def _http_client(
+    url: str, ssl_context: ssl.SSLContext | None, proxy: str | None, timeout: httpx.Timeout
+) -> httpx.AsyncClient | Http1Client:
+    """The connection's HTTP client: :class:`Http1Client` (the lean keep-alive one) wherever it can go,
+    httpx through a proxy, or for a URL with credentials in it."""
+    if is_supported(url, proxy):
+        assert timeout.connect is not None
+        return Http1Client(
+            url,
+            ssl_context=ssl_context,
+            connect_timeout=timeout.connect,
+            max_connections=LANES * CONNECTIONS_PER_LANE,
+            keepalive_expiry=KEEPALIVE_EXPIRY,
+        )
+    assert ssl_context is not None  # built whenever httpx carries the requests
+    return httpx.AsyncClient(transport=_Lanes(ssl_context, proxy), timeout=timeout)
+
+
+def _media_type(response: Answer) -> str:
     value: str = response.headers.get("content-type", "")
     return value.split(";", 1)[0].strip().lower()
 
@@ -290,7 +311,7 @@ def _split_batch(frame: bytes) -> list[bytes]:
     return [json.dumps(item, separators=(",", ":")).encode("ascii") for item in items]
 
 
-async def _read_bounded(response: httpx.Response, limit: int) -> bytes | None:
+async def _read_bounded(response: Answer, limit: int) -> bytes | None:
     """The whole body, or None once it exceeds ``limit`` bytes (decoded)."""
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
@@ -305,7 +326,7 @@ async def _read_bounded(response: httpx.Response, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-async def _error_body(response: httpx.Response) -> bytes:
+async def _error_body(response: Answer) -> bytes:
     """The start of an error answer (at most ERROR_BODY_READ bytes)."""
     body = b""
     try:
@@ -318,7 +339,7 @@ async def _error_body(response: httpx.Response) -> bytes:
     return body[:ERROR_BODY_READ]
 
 
-async def _error_excerpt(response: httpx.Response, redactor: Redactor) -> str:
+async def _error_excerpt(response: Answer, redactor: Redactor) -> str:
     """The start of an error answer: its JSON-RPC error message if it is one, else its text, one line.
 
     Our secrets are redacted from the whole text before it is cut (a cut could split one beyond recognition).
@@ -399,7 +420,7 @@ class _HttpConnection:
         # Transport-level state, written on the loop; `session_id` is read from the session's thread.
         self._session_id: str | None = None
         self._protocol_version: str | None = None
-        self._client: httpx.AsyncClient | None = None
+        self._client: httpx.AsyncClient | Http1Client | None = None
         self._task_group: anyio.abc.TaskGroup | None = None
         self._slots: anyio.Semaphore | None = None
         self._in_flight: dict[RequestId, anyio.CancelScope] = {}
@@ -478,7 +499,7 @@ class _HttpConnection:
 
     # ---- opening and closing (on the loop) ---------------------------------------------------------------
 
-    async def run(self, ssl_context: ssl.SSLContext, proxy: str | None) -> None:
+    async def run(self, ssl_context: ssl.SSLContext | None, proxy: str | None) -> None:
         """Own the client and every exchange until closed: the connection's one long-lived task."""
         self._is_started = True
         if self._is_closing:
@@ -493,7 +514,7 @@ class _HttpConnection:
                 write=self.config.connect_timeout,
                 pool=self.config.connect_timeout,
             )
-            client = httpx.AsyncClient(transport=_Lanes(ssl_context, proxy), timeout=timeout)
+            client = _http_client(self.url, ssl_context, proxy, timeout)
         except (httpx.InvalidURL, ValueError, ImportError) as exc:  # a bad proxy URL; socks without socksio
             self._is_down = True
             self._run_done.set()
@@ -799,7 +820,7 @@ class _HttpConnection:
 
     async def _on_post_answer(
         self,
-        response: httpx.Response,
+        response: Answer,
         frame: bytes,
         outgoing: Outgoing,
         message: jsonrpc.Message,
@@ -855,7 +876,7 @@ class _HttpConnection:
 
     async def _on_post_error(
         self,
-        response: httpx.Response,
+        response: Answer,
         frame: bytes,
         outgoing: Outgoing,
         message: jsonrpc.Message,
@@ -912,7 +933,7 @@ class _HttpConnection:
         self._deliver([jsonrpc.encode(ErrorResponse(request.id, refusal))])
         return True
 
-    async def _challenge_of(self, response: httpx.Response) -> _Challenge | None:
+    async def _challenge_of(self, response: Answer) -> _Challenge | None:
         """With OAuth: the 401, or the 403 ``insufficient_scope``, that a new token may answer."""
         if self.auth is None or response.status_code not in (401, 403):
             return None
@@ -926,7 +947,7 @@ class _HttpConnection:
         excerpt = await _error_excerpt(response, self.redactor)
         return _Challenge(response.status_code, www_authenticate, excerpt)
 
-    async def _on_unauthorized(self, response: httpx.Response, request: Request | None) -> None:
+    async def _on_unauthorized(self, response: Answer, request: Request | None) -> None:
         """401/403 that no token can answer: without OAuth, or a 403 other than ``insufficient_scope``."""
         excerpt = await _error_excerpt(response, self.redactor)
         if request is None:
@@ -952,7 +973,7 @@ class _HttpConnection:
                 self._is_listen_unsupported = self._is_listen_retried_per_session = False
         self._tell(SessionExpired(self.incarnation, [(frame, outgoing)]))
 
-    def _adopt_session(self, response: httpx.Response, frames: list[bytes], request: Request) -> None:
+    def _adopt_session(self, response: Answer, frames: list[bytes], request: Request) -> None:
         """Take ``Mcp-Session-Id`` from a *successful* initialize answer, before the session sees it."""
         if not any(_answer_kind(frame, request.id) == "result" for frame in frames):
             return
@@ -975,9 +996,7 @@ class _HttpConnection:
                 frames.extend(_split_batch(event.data.encode("utf-8")))
         return frames
 
-    def _deliver_answer(
-        self, events: list[SseEvent], request: Request | None, response: httpx.Response
-    ) -> bool:
+    def _deliver_answer(self, events: list[SseEvent], request: Request | None, response: Answer) -> bool:
         """Deliver the messages of ``events``; return whether ``request``'s response was among them."""
         frames = self._frames_of(events)
         is_answered = False
@@ -993,7 +1012,7 @@ class _HttpConnection:
         return is_answered
 
     async def _read_stream(
-        self, response: httpx.Response, frame: bytes, request: Request | None, outgoing: Outgoing
+        self, response: Answer, frame: bytes, request: Request | None, outgoing: Outgoing
     ) -> None:
         """Read a POST's SSE answer until the response to ``request`` arrived; resume it if it breaks."""
         parser = SseParser(self.max_frame)
@@ -1250,8 +1269,13 @@ class HttpTransport(Supervised, pykka.ThreadingActor):
                 # consult the system; the loop must not wait for either.
                 assert self.config.url is not None
                 try:
-                    ssl_context = shared_ssl_context()
                     proxy = _environment_proxy(self.config.url)
+                    # Only TLS needs the context (~0.75 MiB, tens of ms): a plain http:// server that the
+                    # lean client carries never builds it.
+                    needs_tls = not self.config.url.startswith("http://") or not is_supported(
+                        self.config.url, proxy
+                    )
+                    ssl_context = shared_ssl_context() if needs_tls else None
                 except (ssl.SSLError, OSError, httpx.InvalidURL) as exc:
                     error = ConnectFailed(self.config.name, f"could not prepare the HTTP client: {exc}")
                     safe_tell(self.session, OpenFailed(self.incarnation, error))
