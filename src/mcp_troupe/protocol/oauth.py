@@ -51,11 +51,12 @@ import dataclasses
 import hashlib
 import hmac
 import ipaddress
+import math
 import re
 import secrets as _secrets
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, Protocol, TypeAlias, TypeVar
+from typing import Any, Final, Literal, Protocol, TypeAlias, TypeVar, assert_never
 from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit, urlunsplit
 
 import httpx
@@ -70,6 +71,14 @@ from mcp_troupe.errors import (
     InsufficientScope,
     NeedsLogin,
 )
+from mcp_troupe.protocol.jose import (
+    CLIENT_ASSERTION_TYPE,
+    DpopKey,
+    KeyError_,
+    SigningKey,
+    client_assertion,
+    dpop_nonce_challenge,
+)
 
 __all__ = [
     "DEFAULT_CLIENT_NAME",
@@ -80,20 +89,29 @@ __all__ = [
     "ClientRegistration",
     "ClientSettings",
     "Discovery",
+    "DpopMode",
     "Flow",
+    "GrantKind",
     "ProtectedResourceMetadata",
     "Reply",
     "Step",
+    "TokenRequestContext",
     "Tokens",
     "UserAuthorization",
     "as_metadata_urls",
     "authorize",
     "canonical_resource",
+    "challenge_scheme",
     "check_iss",
+    "client_credentials",
     "describe_url",
     "discover",
+    "exchange_for_id_jag",
     "is_loopback_host",
+    "jwt_bearer",
     "legacy_metadata_url",
+    "lifetime_of",
+    "machine_client",
     "obtain_client",
     "obtain_tokens",
     "parse_www_authenticate",
@@ -122,6 +140,26 @@ _DESCRIPTION_LIMIT: Final = 200
 _JSON_HEADERS: Final = {"Accept": "application/json"}
 
 ClientKind: TypeAlias = Literal["preregistered", "metadata_document", "dynamic"]
+GrantKind: TypeAlias = Literal["authorization_code", "client_credentials", "workload_identity", "enterprise"]
+"""How tokens are obtained: a user in a browser (``authorization_code``), or without a human — the client's
+own credentials (``client_credentials``), a platform-issued workload JWT (``workload_identity``: the RFC 7523
+jwt-bearer grant, SEP-1933), or the enterprise IdP's ID token exchanged for an ID-JAG (``enterprise``:
+RFC 8693 then RFC 7523, SEP-990)."""
+DpopMode: TypeAlias = Literal["auto", "always", "never"]
+
+JWT_BEARER_GRANT: Final = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+TOKEN_EXCHANGE_GRANT: Final = "urn:ietf:params:oauth:grant-type:token-exchange"
+ID_TOKEN_TYPE: Final = "urn:ietf:params:oauth:token-type:id_token"
+ID_JAG_TOKEN_TYPE: Final = "urn:ietf:params:oauth:token-type:id-jag"
+
+MIN_TOKEN_LIFETIME: Final = 30.0
+"""Seconds: the shortest lifetime believed. An ``expires_in`` of 0, -5 or garbage is clamped up to this, so
+that a hostile or broken server can neither make a token "never expire" nor make us renew in a loop."""
+MAX_TOKEN_LIFETIME: Final = 366 * 24 * 3600.0
+"""Seconds: the longest lifetime believed (a year and a day). ``1e17`` or ``10**400`` is clamped down to
+this, so an absolute expiry always fits a timestamp (``troupe status`` formats it) and a float."""
+MAX_TIMESTAMP: Final = 2**35
+"""An absolute time (seconds since the epoch, ~year 3058) past which a stored or sent timestamp is absurd."""
 
 
 # --- the flow protocol ---------------------------------------------------------------------------------
@@ -203,9 +241,14 @@ class Tokens:
         """Whether the token is past its expiry (no margin)."""
         return self.expires_at is not None and now >= self.expires_at
 
+    @property
+    def is_dpop_bound(self) -> bool:
+        """Whether the token is bound to a DPoP key (presented with the ``DPoP`` scheme, RFC 9449 §7.1)."""
+        return self.token_type.lower() == "dpop"
+
     def authorization_header(self) -> str:
-        """The ``Authorization`` header value (RFC 6750 §2.1). Never log it."""
-        return f"Bearer {self.access_token}"
+        """The ``Authorization`` header value (RFC 6750 §2.1, RFC 9449 §7.1). Never log it."""
+        return f"{'DPoP' if self.is_dpop_bound else 'Bearer'} {self.access_token}"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the sealed store."""
@@ -228,9 +271,13 @@ class Tokens:
             access_token=access,
             token_type=_str_or(data.get("token_type"), "Bearer"),
             refresh_token=_opt_str(data.get("refresh_token")),
-            expires_at=_opt_float(data.get("expires_at")),
+            # A stored expiry that is no sane timestamp (an older version kept 1e17 from a hostile server)
+            # counts as already expired: renewal is cheap, trusting it forever is not.
+            expires_at=None
+            if data.get("expires_at") is None
+            else (_opt_timestamp(data.get("expires_at")) or 0.0),
             scope=_str_tuple(data.get("scope")),
-            obtained_at=_opt_float(data.get("obtained_at")),
+            obtained_at=_opt_timestamp(data.get("obtained_at")),
         )
 
 
@@ -283,9 +330,9 @@ class ClientRegistration:
             token_endpoint_auth_method=_str_or(data.get("token_endpoint_auth_method"), "none"),
             issuer=_str_or(data.get("issuer"), ""),
             redirect_uris=_str_tuple(data.get("redirect_uris")),
-            registered_at=_opt_float(data.get("registered_at")),
+            registered_at=_opt_timestamp(data.get("registered_at")),
             kind=kind,
-            secret_expires_at=_opt_float(data.get("secret_expires_at")),
+            secret_expires_at=_opt_timestamp(data.get("secret_expires_at")),
         )
 
 
@@ -298,6 +345,23 @@ class ClientSettings:
     client_metadata_url: str | None = None
     scopes: tuple[str, ...] = ()
     client_name: str = DEFAULT_CLIENT_NAME
+    grant: GrantKind = "authorization_code"
+    token_endpoint_auth_method: str | None = None
+    """An explicit client authentication; ``None``: ``private_key_jwt`` with a key, else per the metadata."""
+    signing_key: SigningKey | None = field(default=None, repr=False)
+    """The ``private_key_jwt`` key (RS256 or ES256)."""
+    assertion: str | None = field(default=None, repr=False)
+    """``workload_identity``: the platform's JWT; ``enterprise``: the IdP's ID token. Read fresh by the
+    caller before each run (platforms rotate them)."""
+    idp_token_endpoint: str | None = None
+    idp_client_id: str | None = None
+    idp_client_secret: str | None = field(default=None, repr=False)
+    dpop: DpopMode = "auto"
+
+    @property
+    def is_interactive(self) -> bool:
+        """Whether a user must take part (the authorization code grant)."""
+        return self.grant == "authorization_code"
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,12 +392,20 @@ class AuthServerMetadata:
     token_endpoint_auth_methods_supported: tuple[str, ...] | None = None
     authorization_response_iss_parameter_supported: bool = False
     client_id_metadata_document_supported: bool = False
+    dpop_signing_alg_values_supported: tuple[str, ...] | None = None
+    grant_types_supported: tuple[str, ...] | None = None
     from_defaults: bool = False
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def parse(cls, document: object, *, expected_issuer: str, server: str = "") -> AuthServerMetadata:
+    def parse(
+        cls, document: object, *, expected_issuer: str, server: str = "", same_origin_issuer: bool = False
+    ) -> AuthServerMetadata:
         """Validate a fetched metadata document against the issuer its URL was built from.
+
+        ``same_origin_issuer`` is the one relaxation, for the 2025-03-26 fallback only (no PRM; metadata at
+        the server's own origin): an issuer on that origin whose path differs is accepted — see
+        :func:`_legacy_metadata` for why that is safe there and nowhere else.
 
         Raises :class:`AuthRefused` (rule ``issuer``, ``https`` or ``same-origin endpoints``) or
         :class:`DiscoveryFailed` for a document that lacks what the code flow needs.
@@ -341,9 +413,17 @@ class AuthServerMetadata:
         if not isinstance(document, Mapping):
             raise DiscoveryFailed(server, "authorization-server metadata is not a JSON object")
         issuer = document.get("issuer")
+        is_same_origin = (
+            same_origin_issuer
+            and isinstance(issuer, str)
+            and _is_http_url(issuer)
+            and _origin(issuer) == _origin(expected_issuer)
+            and not urlsplit(issuer).query
+            and not urlsplit(issuer).fragment
+        )
         # spec: 2026-07-28 authorization-server-discovery; RFC 8414 §3.3 — the issuer MUST be identical to
         # the one the well-known URL was built from, else the document MUST NOT be used.
-        if not isinstance(issuer, str) or not _same_issuer(issuer, expected_issuer):
+        if not isinstance(issuer, str) or not (_same_issuer(issuer, expected_issuer) or is_same_origin):
             raise AuthRefused(
                 server,
                 "issuer",
@@ -381,6 +461,10 @@ class AuthServerMetadata:
             is True,
             client_id_metadata_document_supported=document.get("client_id_metadata_document_supported")
             is True,
+            dpop_signing_alg_values_supported=_opt_str_tuple(
+                document.get("dpop_signing_alg_values_supported")
+            ),
+            grant_types_supported=_opt_str_tuple(document.get("grant_types_supported")),
             raw=dict(document),
         )
 
@@ -446,6 +530,9 @@ class AuthState:
     client: ClientRegistration | None = None
     tokens: Tokens | None = None
     requested_scopes: tuple[str, ...] = ()
+    dpop_key: DpopKey | None = field(default=None, repr=False, compare=False)
+    """The key the tokens are bound to (RFC 9449); kept in the sealed store beside them."""
+    grant: GrantKind = "authorization_code"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the sealed store."""
@@ -456,6 +543,8 @@ class AuthState:
             "client": self.client.to_dict() if self.client else None,
             "tokens": self.tokens.to_dict() if self.tokens else None,
             "requested_scopes": list(self.requested_scopes),
+            "dpop_key": self.dpop_key.to_pem() if self.dpop_key else None,
+            "grant": self.grant,
         }
 
     @classmethod
@@ -465,6 +554,13 @@ class AuthState:
         if not isinstance(issuer, str) or not isinstance(resource, str) or not isinstance(metadata, Mapping):
             raise ValueError("stored state lacks issuer, resource or metadata")
         client, tokens = data.get("client"), data.get("tokens")
+        pem, grant = data.get("dpop_key"), data.get("grant", "authorization_code")
+        if grant not in ("authorization_code", "client_credentials", "workload_identity", "enterprise"):
+            raise ValueError("stored state has an unknown grant")
+        try:
+            dpop_key = DpopKey.from_pem(pem) if isinstance(pem, str) else None
+        except KeyError_ as error:
+            raise ValueError(f"stored DPoP key: {error}") from None
         return cls(
             issuer=issuer,
             resource=resource,
@@ -472,6 +568,8 @@ class AuthState:
             client=ClientRegistration.from_dict(client) if isinstance(client, Mapping) else None,
             tokens=Tokens.from_dict(tokens) if isinstance(tokens, Mapping) else None,
             requested_scopes=_str_tuple(data.get("requested_scopes")),
+            dpop_key=dpop_key,
+            grant=grant,
         )
 
 
@@ -648,6 +746,15 @@ def legacy_metadata_url(server_url: str) -> str:
     return _origin_url(server_url) + _OAUTH_SUFFIX
 
 
+def _is_http_url(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a malformed port
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+
+
 def _same_issuer(found: str, expected: str) -> bool:
     # Exact comparison, with one allowance: an empty path and "/" are the same URI for http(s)
     # (RFC 3986 §6.2.3), and servers differ on writing the root issuer with or without the slash.
@@ -667,7 +774,8 @@ def parse_www_authenticate(header: str | None) -> dict[str, str]:
 
     Handles several challenges in one value (``Basic realm="x", Bearer scope="a b"``), quoted strings with
     backslash escapes, and bare tokens (RFC 9110 §11.6.1). Yields e.g. ``resource_metadata`` (RFC 9728 §5.1),
-    ``scope``, ``error``, ``error_description`` (RFC 6750 §3). Returns ``{}`` without a Bearer challenge.
+    ``scope``, ``error``, ``error_description`` (RFC 6750 §3). Without a Bearer challenge, the ``DPoP``
+    challenge's (RFC 9449 §7.1: same parameters, plus ``algs``); ``{}`` without either.
     """
     if not header:
         return {}
@@ -709,10 +817,19 @@ def parse_www_authenticate(header: str | None) -> dict[str, str]:
                 token68 = re.match(r"[A-Za-z0-9\-._~+/]+=*(?=\s*(,|$))", header[j:])
                 if token68 is not None:
                     i = j + token68.end()
-    for scheme, params in challenges:
-        if scheme == "bearer":
-            return params
+    for wanted in ("bearer", "dpop"):
+        for scheme, params in challenges:
+            if scheme == wanted:
+                return params
     return {}
+
+
+def challenge_scheme(header: str | None) -> str | None:
+    """The first auth scheme a ``WWW-Authenticate`` value offers, lowercased (``bearer``, ``dpop``...)."""
+    if not header:
+        return None
+    match = _TOKEN.match(header.lstrip(" \t,"))
+    return match.group().lower() if match else None
 
 
 def _scopes_of(value: str | None) -> tuple[str, ...] | None:
@@ -865,7 +982,16 @@ def _legacy_metadata(server_url: str, protocol_version: str | None, server: str)
     if response.status_code == 200:
         document = _json(response)
         if isinstance(document, Mapping):
-            return AuthServerMetadata.parse(document, expected_issuer=_origin_url(server_url), server=server)
+            # The one place the issuer rule bends (the 2025-03-26 backcompat case): 2025-03-26 had no PRM and
+            # told clients to take the metadata from the MCP server's own origin, and servers of that era
+            # name issuers such as https://host/oauth there. What the rule defends against — a document that
+            # sends our code, verifier or secret to another party — cannot happen here: the document came
+            # from the very origin we are about to send the MCP requests to, and validate_endpoint still holds
+            # every endpoint to that origin. So an issuer on this origin whose path differs is accepted;
+            # another origin, a query or a fragment is refused as everywhere else.
+            return AuthServerMetadata.parse(
+                document, expected_issuer=_origin_url(server_url), server=server, same_origin_issuer=True
+            )
     if response.status_code == 404:
         return AuthServerMetadata.defaults_for(server_url, server=server)
     raise DiscoveryFailed(
@@ -1080,7 +1206,7 @@ def register_client(
         registered_at=now,
         kind="dynamic",
         # RFC 7591 §3.2.1: 0 means the secret does not expire.
-        secret_expires_at=float(expires) if isinstance(expires, int | float) and expires > 0 else None,
+        secret_expires_at=_opt_timestamp(expires) if _opt_timestamp(expires) else None,
     )
 
 
@@ -1140,6 +1266,7 @@ def authorize(
     clock: Clock,
     server: str = "",
     random: _Random = _secrets,
+    context: TokenRequestContext | None = None,
 ) -> Flow[Tokens]:
     """Authorization code grant with PKCE S256, a random ``state``, ``resource`` and the ``iss`` check.
 
@@ -1198,8 +1325,17 @@ def authorize(
         "code_verifier": verifier,
         "resource": resource,
     }
-    document = yield from _token_request(metadata, client, body, server=server, secrets_sent=(code, verifier))
-    return _parse_tokens(document, now=clock(), previous=None, requested=tuple(scopes), server=server)
+    document = yield from _token_request(
+        metadata, client, body, server=server, secrets_sent=(code, verifier), context=context
+    )
+    return _parse_tokens(
+        document,
+        now=clock(),
+        previous=None,
+        requested=tuple(scopes),
+        server=server,
+        is_dpop=context is not None and context.dpop_key is not None,
+    )
 
 
 def refresh(
@@ -1210,6 +1346,7 @@ def refresh(
     resource: str,
     clock: Clock,
     server: str = "",
+    context: TokenRequestContext | None = None,
 ) -> Flow[Tokens]:
     """The refresh-token grant (RFC 6749 §6) with ``resource``.
 
@@ -1221,9 +1358,262 @@ def refresh(
         raise AuthError(server, "no refresh token to refresh with")
     body = {"grant_type": "refresh_token", "refresh_token": tokens.refresh_token, "resource": resource}
     document = yield from _token_request(
-        metadata, client, body, server=server, secrets_sent=(tokens.refresh_token,)
+        metadata, client, body, server=server, secrets_sent=(tokens.refresh_token,), context=context
     )
-    return _parse_tokens(document, now=clock(), previous=tokens, requested=tokens.scope, server=server)
+    return _parse_tokens(
+        document,
+        now=clock(),
+        previous=tokens,
+        requested=tokens.scope,
+        server=server,
+        is_dpop=context is not None and context.dpop_key is not None,
+    )
+
+
+# --- grants without a human ----------------------------------------------------------------------------
+
+
+def machine_client(
+    metadata: AuthServerMetadata, settings: ClientSettings, *, server: str = ""
+) -> ClientRegistration:
+    """Our client for a grant without a user: always pre-registered (a workload has no redirect to register).
+
+    The client authentication: ``oauth.token_endpoint_auth_method`` if set; else ``private_key_jwt`` with a
+    key (RFC 7523 §2.2), a secret by the metadata's choice of ``client_secret_basic`` / ``_post``, or none
+    (a workload JWT may be the only credential, SEP-1933).
+    """
+    has_id = bool(settings.client_id)
+    if settings.grant in ("client_credentials", "enterprise") and not has_id:
+        raise AuthError(server, f"the {settings.grant} grant needs oauth.client_id")
+    method = settings.token_endpoint_auth_method
+    if method is None:
+        if settings.signing_key is not None:
+            method = "private_key_jwt"
+        else:
+            method = token_endpoint_auth_method(
+                metadata, has_secret=bool(settings.client_secret), server=server
+            )
+    if method == "private_key_jwt" and settings.signing_key is None:
+        raise AuthError(
+            server, "token_endpoint_auth_method private_key_jwt needs oauth.private_key or private_key_file"
+        )
+    if method in ("client_secret_basic", "client_secret_post") and not settings.client_secret:
+        raise AuthError(server, f"token_endpoint_auth_method {method} needs oauth.client_secret")
+    supported = metadata.token_endpoint_auth_methods_supported
+    if supported is not None and method not in supported and not metadata.from_defaults:
+        raise AuthError(
+            server,
+            f"the authorization server does not support {method} "
+            f"(it lists: {', '.join(supported) or 'nothing'})",
+        )
+    return ClientRegistration(
+        client_id=settings.client_id or "",
+        client_secret=settings.client_secret,
+        token_endpoint_auth_method=method,
+        issuer=metadata.issuer,
+        kind="preregistered",
+    )
+
+
+def client_credentials(
+    metadata: AuthServerMetadata,
+    client: ClientRegistration,
+    *,
+    resource: str,
+    scopes: Sequence[str],
+    context: TokenRequestContext,
+    server: str = "",
+) -> Flow[Tokens]:
+    """The client credentials grant (RFC 6749 §4.4; SEP-1046) with ``resource`` and the chosen scopes."""
+    body = {"grant_type": "client_credentials", "resource": resource}
+    if scopes:
+        body["scope"] = " ".join(scopes)
+    document = yield from _token_request(
+        metadata, client, body, server=server, secrets_sent=(), context=context
+    )
+    return _parse_tokens(
+        document,
+        now=context.clock(),
+        previous=None,
+        requested=tuple(scopes),
+        server=server,
+        is_dpop=context.dpop_key is not None,
+    )
+
+
+def jwt_bearer(
+    metadata: AuthServerMetadata,
+    client: ClientRegistration,
+    *,
+    assertion: str,
+    resource: str,
+    scopes: Sequence[str],
+    context: TokenRequestContext,
+    server: str = "",
+) -> Flow[Tokens]:
+    """The JWT-bearer authorization grant (RFC 7523 §2.1): a workload JWT (SEP-1933) or an ID-JAG (SEP-990).
+
+    A refusal (``invalid_grant``, ``invalid_scope``, ``unauthorized_client``) is raised as it is: retrying the
+    same assertion or switching grants could not help and would hide the reason (SEP-1933).
+    """
+    body = {"grant_type": JWT_BEARER_GRANT, "assertion": assertion, "resource": resource}
+    if scopes:
+        body["scope"] = " ".join(scopes)
+    document = yield from _token_request(
+        metadata, client, body, server=server, secrets_sent=(assertion,), context=context
+    )
+    return _parse_tokens(
+        document,
+        now=context.clock(),
+        previous=None,
+        requested=tuple(scopes),
+        server=server,
+        is_dpop=context.dpop_key is not None,
+    )
+
+
+def exchange_for_id_jag(
+    settings: ClientSettings,
+    *,
+    audience: str,
+    resource: str,
+    scopes: Sequence[str],
+    server: str = "",
+) -> Flow[str]:
+    """Leg 1 of enterprise-managed authorization (SEP-990): RFC 8693 token exchange at the enterprise IdP.
+
+    The IdP's ID token (``subject_token``) becomes an Identity Assertion JWT Authorization Grant for the MCP
+    server's authorization server (``audience``: its issuer) and the MCP server (``resource``).
+    """
+    endpoint = settings.idp_token_endpoint
+    if not endpoint:
+        raise AuthError(server, "the enterprise grant needs oauth.idp_token_endpoint")
+    require_secure_url(endpoint, server=server, what="oauth.idp_token_endpoint")
+    if not settings.assertion:
+        raise AuthError(
+            server, "the enterprise grant needs the IdP's ID token (oauth.id_token or id_token_file)"
+        )
+    body = {
+        "grant_type": TOKEN_EXCHANGE_GRANT,
+        "subject_token": settings.assertion,
+        "subject_token_type": ID_TOKEN_TYPE,
+        "requested_token_type": ID_JAG_TOKEN_TYPE,
+        "audience": audience,
+        "resource": resource,
+    }
+    if scopes:
+        body["scope"] = " ".join(scopes)
+    idp_client = ClientRegistration(
+        client_id=settings.idp_client_id or "",
+        client_secret=settings.idp_client_secret,
+        token_endpoint_auth_method="client_secret_basic" if settings.idp_client_secret else "none",
+        issuer=endpoint,
+        kind="preregistered",
+    )
+    dummy = AuthServerMetadata(issuer=endpoint, authorization_endpoint=endpoint, token_endpoint=endpoint)
+    document = yield from _token_request(
+        dummy, idp_client, body, server=server, secrets_sent=(settings.assertion,), endpoint=endpoint
+    )
+    issued_type = document.get("issued_token_type")
+    jag = document.get("access_token")
+    if issued_type != ID_JAG_TOKEN_TYPE or not isinstance(jag, str) or not jag:
+        # RFC 8693 §2.2.1: issued_token_type says what access_token holds; anything but an ID-JAG is not a
+        # grant the MCP server's authorization server can take.
+        raise AuthServerError(
+            server, "token exchange", error="invalid_response", description="the IdP issued no ID-JAG"
+        )
+    return jag
+
+
+def _machine_tokens(
+    discovery: Discovery,
+    settings: ClientSettings,
+    *,
+    scopes: Sequence[str],
+    context: TokenRequestContext,
+    server: str,
+) -> Flow[tuple[ClientRegistration, Tokens]]:
+    metadata = discovery.as_metadata
+    client = machine_client(metadata, settings, server=server)
+    match settings.grant:
+        case "client_credentials":
+            tokens = yield from client_credentials(
+                metadata, client, resource=discovery.resource, scopes=scopes, context=context, server=server
+            )
+        case "workload_identity":
+            if not settings.assertion:
+                raise AuthError(
+                    server, "the workload_identity grant needs a JWT (oauth.assertion or assertion_file)"
+                )
+            tokens = yield from jwt_bearer(
+                metadata,
+                client,
+                assertion=settings.assertion,
+                resource=discovery.resource,
+                scopes=scopes,
+                context=context,
+                server=server,
+            )
+        case "enterprise":
+            jag = yield from exchange_for_id_jag(
+                settings, audience=metadata.issuer, resource=discovery.resource, scopes=scopes, server=server
+            )
+            tokens = yield from jwt_bearer(
+                metadata,
+                client,
+                assertion=jag,
+                resource=discovery.resource,
+                scopes=scopes,
+                context=context,
+                server=server,
+            )
+        case "authorization_code":
+            raise AssertionError("the authorization code grant needs a user")
+        case _:
+            assert_never(settings.grant)
+    return client, tokens
+
+
+def _dpop_key_for(
+    settings: ClientSettings, metadata: AuthServerMetadata, stored: AuthState | None, *, server: str
+) -> DpopKey | None:
+    """The DPoP key to bind tokens with, or ``None`` for bearer tokens.
+
+    ``auto`` (the default) uses DPoP when the authorization server advertises ES256 in
+    ``dpop_signing_alg_values_supported`` (RFC 9449 §5.1: how an AS says it binds tokens); ``always`` asks
+    for it whatever the metadata says; ``never`` does not. A stored key of the same issuer is kept, so tokens
+    bound to it stay usable; another issuer gets a new key (credentials are bound to their issuer).
+    """
+    advertised = metadata.dpop_signing_alg_values_supported
+    match settings.dpop:
+        case "never":
+            return None
+        case "auto":
+            if not advertised or "ES256" not in advertised:
+                return None
+        case "always":
+            if advertised is not None and "ES256" not in advertised:
+                raise AuthError(
+                    server,
+                    "oauth.dpop is always, but the authorization server's DPoP algorithms "
+                    f"({', '.join(advertised) or 'none'}) do not include ES256",
+                )
+        case _:
+            assert_never(settings.dpop)
+    if stored is not None and stored.dpop_key is not None and stored.issuer == metadata.issuer:
+        return stored.dpop_key
+    return DpopKey.generate()
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRequestContext:
+    """What a token request may need beyond its form: the time and randomness (client assertions and DPoP
+    proofs carry ``iat`` and a unique ``jti``), the ``private_key_jwt`` key, and the DPoP key."""
+
+    clock: Clock
+    random: _Random = _secrets
+    signing_key: SigningKey | None = None
+    dpop_key: DpopKey | None = None
 
 
 def _token_request(
@@ -1233,18 +1623,36 @@ def _token_request(
     *,
     server: str,
     secrets_sent: tuple[str, ...],
+    context: TokenRequestContext | None = None,
+    endpoint: str | None = None,
 ) -> Flow[dict[str, Any]]:
-    validate_endpoint(metadata.token_endpoint, metadata.issuer, server=server, name="token_endpoint")
+    token_endpoint = endpoint or metadata.token_endpoint
+    if endpoint is None:
+        validate_endpoint(token_endpoint, metadata.issuer, server=server, name="token_endpoint")
     all_secrets = (*secrets_sent, *((client.client_secret,) if client.client_secret else ()))
+    nonce: str | None = None
+    is_nonce_retried = False
     # One invalid_client is retried once before it counts: a transient invalid_client that "poisoned" a
-    # stored client and orphaned its refresh token was a peer bug, as was never re-registering at all.
-    for attempt in (1, 2):
-        response = yield from _fetch(_token_post(metadata.token_endpoint, client, body))
+    # stored client and orphaned its refresh token was a peer bug, as was never re-registering at all. One
+    # use_dpop_nonce is answered once with the nonce the server gave (RFC 9449 §8): neither can loop.
+    attempt = 0
+    while True:
+        attempt += 1
+        request = _token_post(token_endpoint, client, body, metadata=metadata, context=context, nonce=nonce)
+        response = yield from _fetch(request)
         document = _json(response)
         error = document.get("error") if isinstance(document, Mapping) else None
         # Some servers answer errors with HTTP 200: an "error" member wins over the status.
         if response.status_code == 200 and isinstance(document, Mapping) and error is None:
             return dict(document)
+        challenged = dpop_nonce_challenge(
+            error if isinstance(error, str) else None, response.headers.get("dpop-nonce")
+        )
+        is_dpop = context is not None and context.dpop_key is not None
+        if challenged is not None and is_dpop and not is_nonce_retried:
+            nonce, is_nonce_retried = challenged, True
+            attempt -= 1
+            continue
         if error == "invalid_client" and attempt == 1:
             continue
         raise _endpoint_error(
@@ -1255,10 +1663,17 @@ def _token_request(
             secrets_sent=all_secrets,
             confirmed_invalid_client=attempt == 2,
         )
-    raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _token_post(url: str, client: ClientRegistration, body: Mapping[str, str]) -> httpx.Request:
+def _token_post(
+    url: str,
+    client: ClientRegistration,
+    body: Mapping[str, str],
+    *,
+    metadata: AuthServerMetadata | None = None,
+    context: TokenRequestContext | None = None,
+    nonce: str | None = None,
+) -> httpx.Request:
     form = dict(body)
     headers = {**_JSON_HEADERS}
     method = client.token_endpoint_auth_method
@@ -1269,8 +1684,25 @@ def _token_post(url: str, client: ClientRegistration, body: Mapping[str, str]) -
     elif method == "client_secret_post" and client.client_secret is not None:
         form["client_id"] = client.client_id
         form["client_secret"] = client.client_secret
-    else:
+    elif method == "private_key_jwt" and context is not None and context.signing_key is not None:
+        # RFC 7523 §2.2: the assertion authenticates the client; client_id may go along (RFC 7521 §4.2).
+        audience = metadata.issuer if metadata is not None else url
         form["client_id"] = client.client_id
+        form["client_assertion_type"] = CLIENT_ASSERTION_TYPE
+        form["client_assertion"] = client_assertion(
+            context.signing_key,
+            client_id=client.client_id,
+            audience=audience,
+            now=context.clock(),
+            jti=context.random.token_urlsafe(24),
+        )
+    elif client.client_id:
+        form["client_id"] = client.client_id
+    if context is not None and context.dpop_key is not None:
+        # RFC 9449 §5: a proof of possession with the token request binds the token to our key.
+        headers["DPoP"] = context.dpop_key.proof(
+            "POST", url, now=context.clock(), jti=context.random.token_urlsafe(24), nonce=nonce
+        )
     return httpx.Request("POST", url, data=form, headers=headers)
 
 
@@ -1281,32 +1713,38 @@ def _parse_tokens(
     previous: Tokens | None,
     requested: tuple[str, ...],
     server: str,
+    is_dpop: bool = False,
 ) -> Tokens:
     access = document.get("access_token")
-    if not isinstance(access, str) or not access:
-        raise AuthServerError(server, "token", error="invalid_response", description="no access_token")
+    if not isinstance(access, str) or not access or not access.isascii() or not access.isprintable():
+        raise AuthServerError(server, "token", error="invalid_response", description="no usable access_token")
     token_type = document.get("token_type", "Bearer")
-    if not isinstance(token_type, str) or token_type.lower() != "bearer":
-        # We can only present bearer tokens (RFC 6750); a DPoP or MAC token would be sent wrongly.
+    kind = token_type.lower() if isinstance(token_type, str) else ""
+    if kind == "dpop" and not is_dpop:
+        # RFC 9449 §5: a DPoP token is only ever issued against a proof; we sent none, so this is not ours.
         raise AuthServerError(
-            server, "token", error="unsupported_token_type", description="the token is not a bearer token"
+            server,
+            "token",
+            error="unsupported_token_type",
+            description="a DPoP token was issued without a proof",
         )
-    expires_in = document.get("expires_in")
-    if isinstance(expires_in, str) and expires_in.strip().isdigit():
-        expires_in = int(expires_in)  # seen in the wild; RFC 6749 says a number
-    expires_at = (
-        now + float(expires_in)
-        if isinstance(expires_in, int | float) and not isinstance(expires_in, bool) and expires_in > 0
-        else None
-    )
+    if kind not in ("bearer", "dpop"):
+        # We can present bearer (RFC 6750) and DPoP (RFC 9449) tokens; a MAC token would be sent wrongly.
+        raise AuthServerError(
+            server,
+            "token",
+            error="unsupported_token_type",
+            description="the token is neither Bearer nor DPoP",
+        )
+    lifetime = lifetime_of(document.get("expires_in"))
     refresh_token = _opt_str(document.get("refresh_token")) or (previous.refresh_token if previous else None)
     scope_value = document.get("scope")
     scope = _scopes_of(scope_value) if isinstance(scope_value, str) else None
     return Tokens(
         access_token=access,
-        token_type="Bearer",
+        token_type="DPoP" if kind == "dpop" else "Bearer",
         refresh_token=refresh_token,
-        expires_at=expires_at,
+        expires_at=now + lifetime if lifetime is not None else None,
         scope=scope if scope is not None else (previous.scope if previous else requested),
         obtained_at=now,
     )
@@ -1390,9 +1828,21 @@ def obtain_tokens(
         and not force_authorization
         and (scopes is None or set(scopes) <= set(state.tokens.scope))
     ):
+        context = TokenRequestContext(
+            clock=clock,
+            random=random,
+            signing_key=settings.signing_key,
+            dpop_key=state.dpop_key if state.tokens.is_dpop_bound else None,
+        )
         try:
             tokens = yield from refresh(
-                state.metadata, client, state.tokens, resource=state.resource, clock=clock, server=server
+                state.metadata,
+                client,
+                state.tokens,
+                resource=state.resource,
+                clock=clock,
+                server=server,
+                context=context,
             )
         except ClientRejected:
             if client.kind != "dynamic":
@@ -1401,7 +1851,8 @@ def obtain_tokens(
         except AuthServerError as error:
             if error.transient:
                 raise  # a hiccup is not a reason to make the user log in again
-            # invalid_grant and friends: fall through to one new authorization.
+            # invalid_grant and friends: fall through to one new authorization (or, without a user, one new
+            # run of the machine grant).
         else:
             return dataclasses.replace(state, client=client, tokens=tokens)
 
@@ -1421,10 +1872,33 @@ def obtain_tokens(
             challenge=discovery.scopes_from_challenge,
             configured=settings.scopes,
             prm_supported=discovery.prm.scopes_supported if discovery.prm else None,
-            as_supported=metadata.scopes_supported,
+            # offline_access asks for a refresh token on a user's behalf (SEP-2207); a grant without a user
+            # renews by running again, and RFC 6749 §4.4.3 issues it no refresh token anyway.
+            as_supported=metadata.scopes_supported if settings.is_interactive else None,
         )
 
-    # 3. The user is needed from here on.
+    dpop_key = _dpop_key_for(settings, metadata, state, server=server)
+    context = TokenRequestContext(
+        clock=clock, random=random, signing_key=settings.signing_key, dpop_key=dpop_key
+    )
+
+    # 3a. Without a human: the client's own credentials, a workload JWT, or the enterprise IdP's grant.
+    if not settings.is_interactive:
+        client, tokens = yield from _machine_tokens(
+            discovery, settings, scopes=scopes, context=context, server=server
+        )
+        return AuthState(
+            issuer=discovery.issuer,
+            resource=discovery.resource,
+            metadata=metadata,
+            client=client,
+            tokens=tokens,
+            requested_scopes=tuple(scopes),
+            dpop_key=dpop_key if tokens.is_dpop_bound else None,
+            grant=settings.grant,
+        )
+
+    # 3b. The user is needed from here on.
     if redirect_uri is None:
         raise NeedsLogin(server)
     require_s256(metadata, server=server)
@@ -1444,6 +1918,7 @@ def obtain_tokens(
                 clock=clock,
                 server=server,
                 random=random,
+                context=context,
             )
         except ClientRejected:
             if client.kind != "dynamic" or last_try:
@@ -1457,6 +1932,7 @@ def obtain_tokens(
             client=client,
             tokens=tokens,
             requested_scopes=tuple(scopes),
+            dpop_key=dpop_key if tokens.is_dpop_bound else None,
         )
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -1495,6 +1971,40 @@ def _opt_float(value: object) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
     return None
+
+
+def _opt_timestamp(value: object) -> float | None:
+    """A stored absolute time, or ``None`` when it is not a finite number in range (a store written by an
+    older version from a hostile ``expires_in`` may hold 1e17: that must not crash ``troupe status``)."""
+    number = _opt_float(value)
+    if number is None or not math.isfinite(number) or not 0 <= number <= MAX_TIMESTAMP:
+        return None
+    return number
+
+
+def lifetime_of(value: object) -> float | None:
+    """The token lifetime an ``expires_in`` value means, validated and clamped; ``None`` when absent.
+
+    RFC 6749 §5.1: a positive number of seconds. A numeric string is accepted (seen in the wild). Anything
+    else — a bool, NaN, infinity, a negative or zero number, 10**400, a word — is a broken or hostile server:
+    it is clamped into [:data:`MIN_TOKEN_LIFETIME`, :data:`MAX_TOKEN_LIFETIME`] (garbage counts as the
+    minimum), so a token never "never expires" because of it and no arithmetic on it can overflow.
+    """
+    if value is None:
+        return None
+    number: float
+    if isinstance(value, bool):
+        number = MIN_TOKEN_LIFETIME
+    elif isinstance(value, int):
+        # An int of 400 digits does not fit a float (OverflowError): compare as ints first.
+        number = MAX_TOKEN_LIFETIME if value > MAX_TOKEN_LIFETIME else float(value)
+    elif isinstance(value, float):
+        number = value if math.isfinite(value) else (MAX_TOKEN_LIFETIME if value > 0 else MIN_TOKEN_LIFETIME)
+    elif isinstance(value, str) and re.fullmatch(r"\s*\d{1,12}(\.\d{1,6})?\s*", value):
+        number = float(value)
+    else:
+        number = MIN_TOKEN_LIFETIME
+    return min(max(number, MIN_TOKEN_LIFETIME), MAX_TOKEN_LIFETIME)
 
 
 def _opt_str_tuple(value: object) -> tuple[str, ...] | None:
