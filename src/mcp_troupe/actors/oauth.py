@@ -619,7 +619,9 @@ OAUTH_TIMEOUT: Final = 30.0
 """Seconds one request to an OAuth endpoint may take."""
 
 
-def describe_auth(state: AuthState | None, *, now: float, problem: AuthError | None = None) -> dict[str, Any]:
+def describe_auth(
+    state: AuthState | None, *, now: float, problem: AuthError | None = None, grant: str | None = None
+) -> dict[str, Any]:
     """What status output shows about a server's login: state, issuer, expiry, scopes — never a secret.
 
     ``state`` is ``logged_out``, ``valid``, ``refreshable`` (expired, with a refresh token), ``expired``,
@@ -633,7 +635,7 @@ def describe_auth(state: AuthState | None, *, now: float, problem: AuthError | N
         "scopes": [],
         "has_refresh_token": False,
         "error": None,
-        "grant": None,
+        "grant": grant,
         "token_type": None,
     }
     if state is not None:
@@ -722,6 +724,11 @@ class BearerTokens:
         self._shared = SharedRefresh()
         self._loading: asyncio.Future[None] | None = None
         self._listener: pykka.ActorRef[Any] | None = None
+
+    @property
+    def grant(self) -> str:
+        """How this server's tokens are obtained (``authorization_code``, ``client_credentials``...)."""
+        return self._settings.grant
 
     def bind(self, listener: pykka.ActorRef[Any]) -> None:
         """Report every change to ``listener`` (the owning actor); call before the loop uses this object."""
@@ -1004,7 +1011,9 @@ class OAuthFlow(pykka.ThreadingActor):
         msg: OAuthFlowMessage = message
         match msg:
             case _TokensChanged(state=state, problem=problem):
-                description = describe_auth(state, now=self._clock(), problem=problem)
+                description = describe_auth(
+                    state, now=self._clock(), problem=problem, grant=self.tokens.grant
+                )
                 safe_tell(self.supervisor, AuthStateChanged(self.server, description))
             case _:
                 assert_never(msg)
