@@ -33,6 +33,8 @@ from tests.unit.test_oauth_protocol import (
     run,
 )
 
+from mcp_troupe import errors as oauth_errors
+from mcp_troupe.actors.oauth import describe_auth
 from mcp_troupe.errors import AuthError, AuthRefused, AuthServerError
 from mcp_troupe.protocol import oauth
 from mcp_troupe.protocol.jose import (
@@ -548,3 +550,31 @@ def test_metadata_of_a_stored_state_round_trips_with_its_new_fields() -> None:
 
     assert again.dpop_signing_alg_values_supported == ("ES256",)
     assert again.grant_types_supported == ("client_credentials",)
+
+
+# --- does a failure need a login? --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("grant", "problem", "needs"),
+    [
+        (None, AuthServerError("s", "token", error="invalid_grant", transient=False), True),
+        (
+            "authorization_code",
+            AuthServerError("s", "token", error="server_error", status=503, transient=True),
+            False,
+        ),
+        ("authorization_code", oauth_errors.AuthUnreachable("s", "POST /token failed: ConnectError"), False),
+        ("authorization_code", oauth_errors.NeedsLogin("s"), True),
+        ("client_credentials", AuthServerError("s", "token", error="invalid_client", transient=False), False),
+        ("workload_identity", AuthServerError("s", "token", error="invalid_grant", transient=False), False),
+        ("authorization_code", None, False),
+    ],
+)
+def test_a_failure_says_whether_a_login_is_needed(
+    grant: str | None, problem: AuthError | None, needs: bool
+) -> None:
+    info = describe_auth(None, now=NOW, problem=problem, grant=grant)
+
+    assert info["needs_login"] is needs
+    assert info["grant"] == grant
