@@ -22,13 +22,13 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 import pytest
+from tests.actors.test_oauth_http import ProtectedMcpServer
 
 from mcp_troupe import ReconnectPolicy, ServerConfig, ServerState, Troupe, TroupeConfig
 from mcp_troupe.cli import main as troupe_main
 from mcp_troupe.config import OAuthConfig
 from mcp_troupe.credentials import CredentialStore
 from mcp_troupe.protocol import oauth
-from tests.actors.test_oauth_http import ProtectedMcpServer
 
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(90)]
 
@@ -257,3 +257,28 @@ def test_an_absurd_expiry_in_an_old_store_does_not_break_status(
     # The stored 1e17 reads as expired; the machine grant then simply runs and the server is ready.
     assert entry["state"] == "ready"
     assert entry["auth"]["expires_at"] < time.time() + oauth.MAX_TOKEN_LIFETIME + 1
+
+
+def test_troupe_login_runs_a_machine_grant_at_once_and_names_it(
+    server: HostileAuthServer, tmp_path: Path
+) -> None:
+    path = tmp_path / "troupe.yaml"
+    settings = {"grant": "client_credentials", "client_id": CLIENT_ID, "client_secret": "${CC_SECRET}"}
+    document = {
+        "tools": {"mcp_servers": {NAME: {"url": server.server_url, "auth": "oauth", "oauth": settings}}}
+    }
+    path.write_text(json.dumps(document), encoding="utf-8")
+    stdout = io.StringIO()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CC_SECRET", CLIENT_SECRET)
+        with contextlib.redirect_stdout(stdout):
+            status = troupe_main(["login", NAME, "-c", str(path)])
+
+    assert status == 0
+    line = stdout.getvalue()
+    assert line.startswith(f"logged in to {NAME}: valid until ")
+    assert "grant client_credentials" in line
+    assert CLIENT_SECRET not in line
+    assert server.grants == ["client_credentials"]
+    assert CredentialStore().describe(NAME)["state"] == "valid"
