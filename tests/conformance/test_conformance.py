@@ -9,11 +9,23 @@ connected would leave no checks at all, and the suite would still say "passed").
 The mock servers listen on every interface, so the suite runs in a private network namespace
 (:func:`tests.interop.npm.private_network`); the client, its child, shares that namespace's loopback.
 
-The ``auth/*`` scenarios are the client auth scenarios of the suite's ``core`` suite (its ``auth`` list), of
-``backcompat`` (the two 2025-03-26 ones) and of ``sep-835`` (the ``auth/scope-*`` ones, a subset of
-``core``). A scenario this client cannot pass is listed in ``expected_failures.json`` next to this file with
-the precise reason, and runs as a strict ``xfail``: one that starts passing fails the run until it is
-removed from the file, so the file stays honest.
+Two suite versions run side by side (each installed in its own prefix by ``tests/interop/npm.py``):
+
+- **0.1.16**, the scored baseline: its 26 client scenarios, each on its default wire;
+- **0.2.0-alpha.12**, per frozen requirement set: every client scenario of ``--requirements 2025-11-25`` at
+  the 2025-11-25 wire and of ``--requirements 2026-07-28`` at the 2026-07-28 wire (``--spec-version V
+  --force``), each set also with its not-scored extras (``json-schema-2020-12-preservation``) and the six
+  auth extension scenarios (client credentials ×2, enterprise-managed authorization, DPoP ×2, WIF); the
+  2026-only auth scenarios run at the 2025-11-25 wire too, where they test the OAuth rules while the
+  2026-07-28 wire is being built; the four skills scenarios run on their own wire.
+  :func:`test_the_frozen_requirement_sets_are_the_ones_run` checks the lists against the suite itself.
+
+Every run is its own pytest case (``<suite>:<wire>:<scenario>``). The runs go :data:`PARALLEL_RUNS` at a time
+in a module fixture, so ~100 of them do not queue one after another. A case this client cannot pass is
+listed in the suite version's expected-failures file next to this file (``expected_failures.json`` for
+0.1.16, ``expected_failures.0.2.0-alpha.12.json``, keyed ``<wire>:<scenario>``) with the precise reason, and
+runs as a strict ``xfail``: one that starts passing fails the run until it is removed from the file, so the
+files stay honest.
 
 Run just these with ``pytest -m conformance`` or ``nox -s conformance``; the tools come from
 ``python -m tests.interop.npm`` (see that module).
