@@ -15,7 +15,7 @@ Two suite versions run side by side (each installed in its own prefix by ``tests
 - **0.2.0-alpha.12**, per frozen requirement set: every client scenario of ``--requirements 2025-11-25`` at
   the 2025-11-25 wire and of ``--requirements 2026-07-28`` at the 2026-07-28 wire (``--spec-version V
   --force``), each set also with its not-scored extras (``json-schema-2020-12-preservation``) and the six
-  auth extension scenarios (client credentials ×2, enterprise-managed authorization, DPoP ×2, WIF); the
+  auth extension scenarios (two client credentials, enterprise-managed authorization, two DPoP, WIF); the
   2026-only auth scenarios run at the 2025-11-25 wire too, where they test the OAuth rules while the
   2026-07-28 wire is being built; the four skills scenarios run on their own wire.
   :func:`test_the_frozen_requirement_sets_are_the_ones_run` checks the lists against the suite itself.

@@ -45,6 +45,14 @@ def test_the_cli_reaches_oauth_only_through_the_public_auth_module() -> None:
     assert "mcp_troupe.auth" in cli_imports
 
 
-def test_the_pure_oauth_code_imports_no_actor() -> None:
-    for module in ("protocol/oauth.py", "protocol/jose.py"):
+def test_the_pure_oauth_modules_import_no_actor_and_not_each_other_in_a_circle() -> None:
+    assert "mcp_troupe.protocol.oauth" not in imported_modules("protocol/oauth_model.py")
+    assert "mcp_troupe.protocol.oauth" not in imported_modules("protocol/oauth_tokens.py")
+    assert "mcp_troupe.protocol.oauth_tokens" not in imported_modules("protocol/oauth_model.py")
+    for module in (
+        "protocol/oauth.py",
+        "protocol/oauth_model.py",
+        "protocol/oauth_tokens.py",
+        "protocol/jose.py",
+    ):
         assert not {name for name in imported_modules(module) if name.startswith("mcp_troupe.actors")}, module
