@@ -85,6 +85,21 @@ def server(caplog: pytest.LogCaptureFixture) -> Iterator[HostileAuthServer]:
 
 
 @pytest.fixture(autouse=True)
+def cli_logging_restored() -> Iterator[None]:
+    """``troupe_main`` configures the ``mcp_troupe`` logger (WARNING, a stderr handler); undo it afterwards,
+    so that later tests in this process still see the INFO records they check."""
+    logger = logging.getLogger("mcp_troupe")
+    level, handlers = logger.level, list(logger.handlers)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+        for handler in list(logger.handlers):
+            if handler not in handlers:
+                logger.removeHandler(handler)
+
+
+@pytest.fixture(autouse=True)
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CredentialStore:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
