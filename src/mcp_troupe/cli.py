@@ -215,17 +215,35 @@ def auth_text(auth: Mapping[str, Any], server: str) -> str:
     """One line about an OAuth login: ``valid until 2026-01-02 03:04 UTC, scopes read write`` (no secret)."""
     state = str(auth.get("state") or "unknown")
     parts = [state]
-    expires_at = auth.get("expires_at")
-    if isinstance(expires_at, int | float) and state in ("valid", "refreshable", "expired"):
-        moment = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(expires_at))
+    moment = _utc_moment(auth.get("expires_at"))
+    if moment is not None and state in ("valid", "refreshable", "expired"):
         parts[0] = f"{state} until {moment}" if state == "valid" else f"{state} (expired {moment})"
+    grant = auth.get("grant")
+    if grant and grant != "authorization_code":
+        parts.append(f"grant {grant}")
+    if auth.get("token_type") == "DPoP":
+        parts.append("DPoP-bound")
     scopes = auth.get("scopes") or []
     parts.append(f"scopes {' '.join(scopes)}" if scopes else "no scopes")
     if auth.get("issuer"):
         parts.append(f"issuer {auth['issuer']}")
-    if state in ("needs_login", "logged_out", "expired"):
+    is_user_grant = grant in (None, "authorization_code")
+    if auth.get("needs_login") or (is_user_grant and state in ("needs_login", "logged_out", "expired")):
         parts.append(f"run `troupe login {server}`")
+    elif not is_user_grant and auth.get("error"):
+        parts.append("renews by itself once its credentials work again")
     return ", ".join(parts)
+
+
+def _utc_moment(value: object) -> str | None:
+    """``2026-01-02 03:04:05 UTC`` for a sane timestamp; ``None`` for anything else (a hostile server's
+    ``1e17`` once made ``time.gmtime`` fail with "Value too large" and took ``troupe status`` down)."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value < 2**35:
+        return None
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(value))
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def summary_line(statuses: Sequence[ServerStatus]) -> str:
@@ -654,8 +672,7 @@ def run_login(args: argparse.Namespace) -> int:
     """``troupe login NAME``: a fresh OAuth authorization, stored sealed for every later run to use."""
     import asyncio
 
-    from mcp_troupe.actors.oauth import describe_auth, login
-    from mcp_troupe.credentials import CredentialStore
+    from mcp_troupe.auth import CredentialStore, describe, login
 
     config = _load(args)
     server = config.servers.get(args.name)
@@ -670,7 +687,7 @@ def run_login(args: argparse.Namespace) -> int:
     state = asyncio.run(
         login(server, store=store, use_browser=not args.no_browser, input_stream=sys.stdin, output=sys.stderr)
     )
-    info = describe_auth(state, now=time.time())
+    info = describe(state)
     if getattr(args, "json", False):
         _print_json({"server": server.name, "auth": info})
     else:
@@ -680,10 +697,9 @@ def run_login(args: argparse.Namespace) -> int:
 
 def run_logout(args: argparse.Namespace) -> int:
     """``troupe logout NAME``: delete the server's stored credentials (not revoked at the server)."""
-    from mcp_troupe.actors.oauth import logout
-    from mcp_troupe.credentials import CredentialStore
+    from mcp_troupe.auth import logout
 
-    deleted = logout(args.name, store=CredentialStore())
+    deleted = logout(args.name)
     if getattr(args, "json", False):
         _print_json({"server": args.name, "deleted": deleted})
     else:

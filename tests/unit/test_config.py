@@ -1092,3 +1092,110 @@ def test_the_limits_example_in_the_configuration_guide_loads() -> None:
     gateway_limits = config.servers["gateway"].limits
     assert config.limits.max_tools == 2000
     assert gateway_limits is not None and gateway_limits.max_tools == 20000
+
+
+def _oauth_server(oauth: dict[str, object]) -> dict[str, object]:
+    return {"tools": {"mcp_servers": {"s": {"url": "https://h/mcp", "auth": "oauth", "oauth": oauth}}}}
+
+
+def test_each_grant_reads_its_settings_and_hides_every_secret() -> None:
+    environ = {"KEY": "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----", "SECRET": "cs-9876"}
+    config = parse_config(
+        {
+            "tools": {
+                "mcp_servers": {
+                    "cc": {
+                        "url": "https://h/mcp",
+                        "auth": "oauth",
+                        "oauth": {
+                            "grant": "client_credentials",
+                            "client_id": "agent",
+                            "private_key": "${KEY}",
+                            "signing_algorithm": "ES256",
+                            "dpop": "always",
+                        },
+                    },
+                    "wif": {
+                        "url": "https://h/wif",
+                        "auth": "oauth",
+                        "oauth": {"grant": "workload_identity", "assertion_file": "/var/run/token"},
+                    },
+                    "xaa": {
+                        "url": "https://h/xaa",
+                        "auth": "oauth",
+                        "oauth": {
+                            "grant": "enterprise",
+                            "client_id": "xaa",
+                            "client_secret": "${SECRET}",
+                            "idp_token_endpoint": "https://idp.example.com/token",
+                            "id_token_file": "/run/idp/id_token",
+                        },
+                    },
+                }
+            }
+        },
+        environ=environ,
+    )
+    cc, wif, xaa = (config.servers[name].oauth for name in ("cc", "wif", "xaa"))
+    assert cc is not None and wif is not None and xaa is not None
+    assert (cc.grant, cc.private_key, cc.signing_algorithm, cc.dpop) == (
+        "client_credentials",
+        environ["KEY"],
+        "ES256",
+        "always",
+    )
+    assert (wif.grant, wif.assertion_file) == ("workload_identity", "/var/run/token")
+    assert (xaa.grant, xaa.client_secret, xaa.id_token_file) == ("enterprise", "cs-9876", "/run/idp/id_token")
+    assert "MIIB" not in repr(config) and "cs-9876" not in repr(config)
+
+
+@pytest.mark.parametrize(
+    ("oauth", "key", "fragment"),
+    [
+        ({"grant": "client_credentials", "client_secret": "x"}, "client_id", "needs the client_id"),
+        ({"grant": "client_credentials", "client_id": "a"}, "client_secret", "private_key"),
+        ({"grant": "workload_identity"}, "assertion_file", "platform's JWT"),
+        ({"grant": "enterprise", "client_id": "a", "id_token": "t"}, "idp_token_endpoint", "token endpoint"),
+        (
+            {"grant": "enterprise", "client_id": "a", "idp_token_endpoint": "https://i/t"},
+            "id_token_file",
+            "ID token",
+        ),
+        ({"grant": "password"}, "grant", "authorization_code"),
+        ({"token_endpoint_auth_method": "private_key_jwt"}, "private_key", "private_key_file"),
+        ({"token_endpoint_auth_method": "client_secret_post"}, "client_secret", "needs a client_secret"),
+        (
+            {"grant": "client_credentials", "client_id": "a", "private_key": "k", "private_key_file": "/k"},
+            "private_key_file",
+            "not both",
+        ),
+        (
+            {"grant": "client_credentials", "client_id": "a", "client_secret": "x", "redirect_port": 8000},
+            "redirect_port",
+            "no user",
+        ),
+        ({"assertion_file": "/t"}, "assertion_file", "only used with grant: workload_identity"),
+        ({"idp_client_id": "x"}, "idp_client_id", "only used with grant: enterprise"),
+        ({"dpop": "sometimes"}, "dpop", "auto"),
+        ({"signing_algorithm": "HS256"}, "signing_algorithm", "RS256"),
+    ],
+)
+def test_a_grant_missing_what_it_needs_is_reported_at_the_key(
+    oauth: dict[str, object], key: str, fragment: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(_oauth_server(oauth))
+    path = f"tools.mcp_servers.s.oauth.{key}"
+    assert any(p == path and fragment in m for p, m in caught.value.problems), caught.value.problems
+
+
+def test_an_unset_variable_in_a_private_key_shows_no_value() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(
+            _oauth_server({"grant": "client_credentials", "client_id": "a", "private_key": "${PEM}"}),
+            environ={},
+        )
+    assert (
+        "tools.mcp_servers.s.oauth.private_key",
+        "environment variable PEM is not set",
+    ) in caught.value.problems

@@ -26,6 +26,7 @@ from mcp_troupe.errors import (
     InsufficientScope,
     NeedsLogin,
 )
+from mcp_troupe.protocol import oauth
 from mcp_troupe.protocol.oauth import (
     AuthServerMetadata,
     AuthState,
@@ -804,7 +805,22 @@ def test_token_expiry_is_stored_as_an_absolute_time() -> None:
     assert tokens.is_expired(NOW + 3600)
 
 
-@pytest.mark.parametrize(("value", "expires_at"), [("120", NOW + 120), (None, None), (0, None), (-5, None)])
+@pytest.mark.parametrize(
+    ("value", "expires_at"),
+    [
+        ("120", NOW + 120),
+        (None, None),
+        # Hostile or broken lifetimes are clamped, never "never expires" (issue 15, item 4).
+        (0, NOW + oauth.MIN_TOKEN_LIFETIME),
+        (-5, NOW + oauth.MIN_TOKEN_LIFETIME),
+        (True, NOW + oauth.MIN_TOKEN_LIFETIME),
+        ("soon", NOW + oauth.MIN_TOKEN_LIFETIME),
+        ("-5", NOW + oauth.MIN_TOKEN_LIFETIME),
+        ({"s": 1}, NOW + oauth.MIN_TOKEN_LIFETIME),
+        (1e17, NOW + oauth.MAX_TOKEN_LIFETIME),
+        (10**400, NOW + oauth.MAX_TOKEN_LIFETIME),
+    ],
+)
 def test_odd_expires_in_values(value: object, expires_at: float | None) -> None:
     tokens = run(authorize_flow(), token_router(expires_in=value), approve())
 
@@ -1423,3 +1439,36 @@ def test_the_state_survives_a_round_trip_through_plain_data() -> None:
 
     assert again == state
     assert again.tokens is not None and again.tokens.refresh_token == "RT-0"
+
+
+@pytest.mark.parametrize(
+    ("literal", "lifetime"),
+    [
+        ("NaN", oauth.MIN_TOKEN_LIFETIME),
+        ("-Infinity", oauth.MIN_TOKEN_LIFETIME),
+        ("Infinity", oauth.MAX_TOKEN_LIFETIME),
+        ("1e400", oauth.MAX_TOKEN_LIFETIME),
+        ("1" + "0" * 400, oauth.MAX_TOKEN_LIFETIME),
+        ("-1e400", oauth.MIN_TOKEN_LIFETIME),
+        ("3600.5", 3600.5),
+    ],
+)
+def test_hostile_expires_in_literals_are_clamped(literal: str, lifetime: float) -> None:
+    # The token endpoint's body as bytes: NaN and Infinity are what Python's json module accepts.
+    body = f'{{"access_token": "AT-1", "token_type": "Bearer", "expires_in": {literal}}}'.encode()
+    router = Router({("POST", f"{ISSUER}/token"): lambda _: httpx.Response(200, content=body)})
+
+    tokens = run(authorize_flow(), router, approve())
+
+    assert tokens.expires_at == NOW + lifetime
+    assert tokens.is_fresh(NOW)
+    assert not tokens.is_fresh(NOW + oauth.MAX_TOKEN_LIFETIME + 1)
+
+
+@pytest.mark.parametrize("stored", [1e17, float("inf"), -1.0, "1e17", True, 2.0**40])
+def test_absurd_stored_expiry_reads_as_expired(stored: object) -> None:
+    tokens = oauth.Tokens.from_dict({"access_token": "AT", "expires_at": stored, "obtained_at": stored})
+
+    assert tokens.expires_at == 0.0
+    assert tokens.is_expired(NOW)
+    assert tokens.obtained_at is None

@@ -104,6 +104,8 @@ LISTEN_MAX_DELAY = 30.0
 MAX_RESUME_ATTEMPTS = 5
 # How long a POST's event stream is read on after its response, waiting for the server to end it.
 STREAM_LINGER = 1.0
+# DPoP nonce challenges (401 use_dpop_nonce) one POST answers by sending again before it counts as refused.
+MAX_NONCE_RETRIES = 2
 # How much of an error answer is read for the excerpt in HttpError.
 ERROR_BODY_READ = 4096
 # DELETE on close: bounded by the close's grace period, within these limits.
@@ -146,6 +148,15 @@ class TokenSource(Protocol):
         protocol_version: str | None = None,
     ) -> str:
         """A token with the scopes a 403 ``insufficient_scope`` asks for; raises an AuthError otherwise."""
+        ...
+
+    def authorization(self, token: str, method: str, url: str) -> dict[str, str]:
+        """The headers presenting ``token`` on one request (``Authorization``, and ``DPoP`` for a DPoP-bound
+        token: a fresh proof per request, RFC 9449 §7.1)."""
+        ...
+
+    def on_nonce_challenge(self, www_authenticate: str | None, nonce: str | None) -> bool:
+        """Whether a 401 only asks for a new DPoP nonce (``DPoP-Nonce``): then send again, same token."""
         ...
 
 
@@ -364,12 +375,15 @@ def _excerpt_of(body: bytes, redactor: Redactor) -> str:
 class _Challenge:
     """An authorization challenge a renewed token may answer (the response itself is already closed)."""
 
-    __slots__ = ("excerpt", "status", "www_authenticate")
+    __slots__ = ("dpop_nonce", "excerpt", "status", "www_authenticate")
 
-    def __init__(self, status: int, www_authenticate: str | None, excerpt: str) -> None:
+    def __init__(
+        self, status: int, www_authenticate: str | None, excerpt: str, dpop_nonce: str | None = None
+    ) -> None:
         self.status = status
         self.www_authenticate = www_authenticate
         self.excerpt = excerpt
+        self.dpop_nonce = dpop_nonce
 
 
 class _SetVersion:
@@ -576,7 +590,8 @@ class _HttpConnection:
         # answer 405. Whatever happens, closing goes on.
         try:
             with anyio.fail_after(self._delete_timeout):
-                headers = self._headers(ACCEPT_POST, with_session=True, token=await self._token_or_none())
+                token = await self._token_or_none()
+                headers = self._headers(ACCEPT_POST, with_session=True, token=token, method="DELETE")
                 response = await client.delete(self.url, headers=headers)
         except (httpx.HTTPError, TimeoutError) as exc:
             log.debug(
@@ -617,12 +632,15 @@ class _HttpConnection:
 
     # ---- POST -------------------------------------------------------------------------------------------
 
-    def _headers(self, accept: str, *, with_session: bool, token: str | None = None) -> dict[str, str]:
+    def _headers(
+        self, accept: str, *, with_session: bool, token: str | None = None, method: str = "POST"
+    ) -> dict[str, str]:
         headers = dict(self._base_headers)
         headers["Accept"] = accept
-        if token is not None:
-            # RFC 6750 §2.1: the header, never the query string (which servers and proxies log).
-            headers["Authorization"] = f"Bearer {token}"
+        if token is not None and self.auth is not None:
+            # RFC 6750 §2.1: the header, never the query string (which servers and proxies log). A DPoP-bound
+            # token also needs a proof of this method and URL (RFC 9449 §7.1): the token source builds both.
+            headers.update(self.auth.authorization(token, method, self.url))
         if with_session and not self._is_modern:
             if self._session_id is not None:
                 headers[SESSION_HEADER] = self._session_id
@@ -708,6 +726,7 @@ class _HttpConnection:
         request = message if isinstance(message, Request) else None
         is_renewed = False
         step_ups = 0
+        nonce_retries = 0
         while True:
             try:
                 token = await self._token()
@@ -718,6 +737,13 @@ class _HttpConnection:
             if not isinstance(outcome, _Challenge):
                 return outcome
             assert self.auth is not None
+            if (
+                outcome.status == 401
+                and nonce_retries < MAX_NONCE_RETRIES
+                and self.auth.on_nonce_challenge(outcome.www_authenticate, outcome.dpop_nonce)
+            ):
+                nonce_retries += 1  # RFC 9449 §9: the same token again, with the server's new nonce
+                continue
             try:
                 if outcome.status == 401:
                     if is_renewed:
@@ -945,7 +971,7 @@ class _HttpConnection:
         ):
             return None
         excerpt = await _error_excerpt(response, self.redactor)
-        return _Challenge(response.status_code, www_authenticate, excerpt)
+        return _Challenge(response.status_code, www_authenticate, excerpt, response.headers.get("dpop-nonce"))
 
     async def _on_unauthorized(self, response: Answer, request: Request | None) -> None:
         """401/403 that no token can answer: without OAuth, or a 403 other than ``insufficient_scope``."""
@@ -1074,7 +1100,8 @@ class _HttpConnection:
             # spec: 2025-11-25 transports — the client MUST respect `retry` before reconnecting.
             if retry:
                 await anyio.sleep(retry / 1000)
-            headers = self._headers(ACCEPT_SSE, with_session=True, token=await self._token_or_none())
+            token = await self._token_or_none()
+            headers = self._headers(ACCEPT_SSE, with_session=True, token=token, method="GET")
             headers["Last-Event-ID"] = last_event_id
             sent_session_id = headers.get(SESSION_HEADER)
             log.debug(
@@ -1159,7 +1186,8 @@ class _HttpConnection:
         delay = LISTEN_INITIAL_DELAY
         last_event_id: str | None = None
         while True:
-            headers = self._headers(ACCEPT_SSE, with_session=True, token=await self._token_or_none())
+            token = await self._token_or_none()
+            headers = self._headers(ACCEPT_SSE, with_session=True, token=token, method="GET")
             if last_event_id is not None:
                 headers["Last-Event-ID"] = last_event_id
             has_events = False

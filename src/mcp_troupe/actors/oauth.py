@@ -38,8 +38,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
+import secrets
 import sys
 import time
 import webbrowser
@@ -55,8 +57,8 @@ import httpx
 import pykka
 
 from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.oauth_events import AuthStateChanged
 from mcp_troupe.actors.supervision import Supervised
-from mcp_troupe.actors.supervisor import AuthStateChanged
 from mcp_troupe.config import OAuthConfig, ServerConfig
 from mcp_troupe.credentials import CredentialLock, CredentialStore
 from mcp_troupe.errors import (
@@ -67,6 +69,7 @@ from mcp_troupe.errors import (
     NeedsLogin,
     TroupeClosed,
 )
+from mcp_troupe.protocol.jose import KeyError_, SigningKey, dpop_nonce_challenge
 from mcp_troupe.protocol.oauth import (
     MAX_STEP_UP_ATTEMPTS,
     AuthState,
@@ -76,6 +79,7 @@ from mcp_troupe.protocol.oauth import (
     UserAuthorization,
     describe_url,
     obtain_tokens,
+    parse_www_authenticate,
     require_secure_url,
     resource_matches,
     step_up_scopes,
@@ -525,7 +529,11 @@ def set_interactive_login(login: InteractiveLogin | None) -> None:
 
 
 def client_settings(config: OAuthConfig | None) -> ClientSettings:
-    """The flows' view of a server's ``oauth:`` settings."""
+    """The flows' view of a server's ``oauth:`` settings, reading no file (:func:`resolve_settings` does).
+
+    Inline key material (``private_key``, ``assertion``, ``id_token``) is taken as it is; a ``*_file`` is read
+    later, at each renewal.
+    """
     if config is None:
         return ClientSettings()
     return ClientSettings(
@@ -533,7 +541,66 @@ def client_settings(config: OAuthConfig | None) -> ClientSettings:
         client_secret=config.client_secret,
         client_metadata_url=config.client_metadata_url,
         scopes=config.scopes,
+        grant=config.grant,
+        token_endpoint_auth_method=config.token_endpoint_auth_method,
+        assertion=config.assertion if config.grant == "workload_identity" else config.id_token,
+        idp_token_endpoint=config.idp_token_endpoint,
+        idp_client_id=config.idp_client_id,
+        idp_client_secret=config.idp_client_secret,
+        dpop=config.dpop,
     )
+
+
+MAX_MATERIAL_BYTES: Final = 64 * 1024
+"""A key, a workload JWT or an ID token file larger than this is refused instead of read."""
+
+
+def _read_material(path: str, *, server: str, key: str) -> str:
+    """The text of a key or token file; errors name the config key and the path, never the content."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_MATERIAL_BYTES + 1)
+    except OSError as error:
+        raise AuthError(server, f"oauth.{key} {path!r} cannot be read: {error.strerror or error}") from None
+    if len(data) > MAX_MATERIAL_BYTES:
+        raise AuthError(server, f"oauth.{key} {path!r} is larger than {MAX_MATERIAL_BYTES} bytes")
+    try:
+        text = data.decode("ascii").strip()
+    except UnicodeDecodeError:
+        raise AuthError(server, f"oauth.{key} {path!r} is not ASCII text") from None
+    if not text:
+        raise AuthError(server, f"oauth.{key} {path!r} is empty")
+    return text
+
+
+def resolve_settings(config: OAuthConfig | None, *, server: str) -> ClientSettings:
+    """:func:`client_settings` with the key and token files read now (blocking: call it in a worker thread).
+
+    Run before each renewal: a platform rotates its workload JWT (a Kubernetes projected token lives about an
+    hour) and an operator may rotate a key, and neither should need a restart. Raises :class:`AuthError`
+    naming the config key; no key or token text is ever part of a message.
+    """
+    settings = client_settings(config)
+    if config is None:
+        return settings
+    pem, pem_key = config.private_key, "private_key"
+    if pem is None and config.private_key_file is not None:
+        pem, pem_key = (
+            _read_material(config.private_key_file, server=server, key="private_key_file"),
+            "private_key_file",
+        )
+    signing_key: SigningKey | None = None
+    if pem is not None:
+        try:
+            signing_key = SigningKey.from_pem(pem, algorithm=config.signing_algorithm, key_id=config.key_id)
+        except KeyError_ as error:
+            raise AuthError(server, f"oauth.{pem_key}: {error}") from None
+    assertion = settings.assertion
+    if config.grant == "workload_identity" and assertion is None and config.assertion_file is not None:
+        assertion = _read_material(config.assertion_file, server=server, key="assertion_file")
+    if config.grant == "enterprise" and assertion is None and config.id_token_file is not None:
+        assertion = _read_material(config.id_token_file, server=server, key="id_token_file")
+    return dataclasses.replace(settings, signing_key=signing_key, assertion=assertion)
 
 
 def oauth_http_client() -> httpx.AsyncClient:
@@ -553,7 +620,9 @@ OAUTH_TIMEOUT: Final = 30.0
 """Seconds one request to an OAuth endpoint may take."""
 
 
-def describe_auth(state: AuthState | None, *, now: float, problem: AuthError | None = None) -> dict[str, Any]:
+def describe_auth(
+    state: AuthState | None, *, now: float, problem: AuthError | None = None, grant: str | None = None
+) -> dict[str, Any]:
     """What status output shows about a server's login: state, issuer, expiry, scopes — never a secret.
 
     ``state`` is ``logged_out``, ``valid``, ``refreshable`` (expired, with a refresh token), ``expired``,
@@ -567,9 +636,12 @@ def describe_auth(state: AuthState | None, *, now: float, problem: AuthError | N
         "scopes": [],
         "has_refresh_token": False,
         "error": None,
+        "grant": grant,
+        "token_type": None,
     }
     if state is not None:
         info["issuer"] = state.issuer
+        info["grant"] = state.grant
         tokens = state.tokens
         if tokens is not None:
             if not tokens.is_expired(now):
@@ -580,6 +652,7 @@ def describe_auth(state: AuthState | None, *, now: float, problem: AuthError | N
                 label = "expired"
             info.update(
                 state=label,
+                token_type=tokens.token_type,
                 expires_at=tokens.expires_at,
                 scopes=list(tokens.scope),
                 has_refresh_token=tokens.has_refresh_token,
@@ -590,7 +663,31 @@ def describe_auth(state: AuthState | None, *, now: float, problem: AuthError | N
             info["state"] = "needs_login"
         elif isinstance(problem, CredentialStoreError):
             info["state"] = "unreadable"
+    info["needs_login"] = needs_login(info, problem)
     return info
+
+
+def needs_login(info: Mapping[str, Any], problem: AuthError | None) -> bool:
+    """Whether a person must run ``troupe login`` (or fix the config) before this server works again.
+
+    A refusal by the authorization server (``invalid_grant``: the refresh token is revoked or rotated away)
+    or no tokens at all with a user grant needs a login; a network failure, a 5xx or a busy server does not
+    — the next request retries by itself. Grants without a human never need a login: they need their
+    credentials fixed, which the error says.
+    """
+    if problem is None:
+        return info.get("state") in ("needs_login", "expired") and info.get("grant") in (
+            None,
+            "authorization_code",
+        )
+    if isinstance(problem, NeedsLogin):
+        return True
+    if isinstance(problem, AuthUnreachable):
+        return False
+    transient = getattr(problem, "transient", None)
+    if transient is True:
+        return False
+    return info.get("grant") in (None, "authorization_code") and transient is False
 
 
 class BearerTokens:
@@ -612,10 +709,14 @@ class BearerTokens:
         client: httpx.AsyncClient,
         clock: Callable[[], float] = time.time,
         store_error: CredentialStoreError | None = None,
+        oauth: OAuthConfig | None = None,
     ) -> None:
         self.server = server
         self.server_url = server_url
         self._settings = settings
+        # With the config, key and token files are read again before each renewal (resolve_settings).
+        self._oauth = oauth
+        self._rs_nonce: str | None = None
         self._store = store
         self._store_error = store_error
         self._client = client
@@ -624,6 +725,11 @@ class BearerTokens:
         self._shared = SharedRefresh()
         self._loading: asyncio.Future[None] | None = None
         self._listener: pykka.ActorRef[Any] | None = None
+
+    @property
+    def grant(self) -> str:
+        """How this server's tokens are obtained (``authorization_code``, ``client_credentials``...)."""
+        return self._settings.grant
 
     def bind(self, listener: pykka.ActorRef[Any]) -> None:
         """Report every change to ``listener`` (the owning actor); call before the loop uses this object."""
@@ -691,6 +797,41 @@ class BearerTokens:
             rejected, lambda: self._renew(www_authenticate, scopes, rejected, protocol_version)
         )
         return renewed.access_token
+
+    def authorization(self, token: str, method: str, url: str) -> dict[str, str]:
+        """The headers that present ``token`` on one request: ``Authorization: Bearer …``, or for a DPoP-bound
+        token ``Authorization: DPoP …`` with a fresh ``DPoP`` proof for this method and URL (RFC 9449 §7.1),
+        carrying the resource server's nonce once it asked for one (§9). Synchronous: one ES256 signature."""
+        current, state = self._shared.tokens, self._state
+        if (
+            current is not None
+            and current.access_token == token
+            and current.is_dpop_bound
+            and state is not None
+            and state.dpop_key is not None
+        ):
+            proof = state.dpop_key.proof(
+                method,
+                url,
+                now=self._clock(),
+                jti=secrets.token_urlsafe(24),
+                access_token=token,
+                nonce=self._rs_nonce,
+            )
+            return {"Authorization": f"DPoP {token}", "DPoP": proof}
+        return {"Authorization": f"Bearer {token}"}
+
+    def on_nonce_challenge(self, www_authenticate: str | None, nonce: str | None) -> bool:
+        """Whether a 401 only asks for a (new) DPoP nonce: then it is kept for the next proofs and the request
+        is sent again with the same token, not renewed (RFC 9449 §9). The caller bounds the retries."""
+        current = self._shared.tokens
+        if current is None or not current.is_dpop_bound:
+            return False
+        challenged = dpop_nonce_challenge(parse_www_authenticate(www_authenticate).get("error"), nonce)
+        if challenged is None:
+            return False
+        self._rs_nonce = challenged
+        return True
 
     # ---- lifecycle --------------------------------------------------------------------------------------
 
@@ -786,10 +927,17 @@ class BearerTokens:
                         return stored
                 state = entry.state
             login = _interactive_login
+            settings = self._settings
+            if self._oauth is not None:
+                settings = await anyio.to_thread.run_sync(
+                    lambda: resolve_settings(self._oauth, server=self.server)
+                )
+            if not settings.is_interactive:
+                login = None  # a grant without a human never asks one, even where one could be asked
             new_state = await drive(
                 obtain_tokens(
                     self.server_url,
-                    settings=self._settings,
+                    settings=settings,
                     state=state,
                     www_authenticate=www_authenticate,
                     protocol_version=protocol_version,
@@ -865,7 +1013,9 @@ class OAuthFlow(Supervised, pykka.ThreadingActor):
         msg: OAuthFlowMessage = message
         match msg:
             case _TokensChanged(state=state, problem=problem):
-                description = describe_auth(state, now=self._clock(), problem=problem)
+                description = describe_auth(
+                    state, now=self._clock(), problem=problem, grant=self.tokens.grant
+                )
                 safe_tell(self.supervisor, AuthStateChanged(self.server, description))
             case _:
                 assert_never(msg)
@@ -899,6 +1049,7 @@ def start_oauth_flow(
         store=store,
         store_error=store_error,
         client=oauth_http_client(),
+        oauth=config.oauth,
     )
     ref = OAuthFlow.start(server=config.name, tokens=tokens, supervisor=supervisor, runtime=runtime)
     return ref, tokens
@@ -949,14 +1100,38 @@ async def login(
 ) -> AuthState:
     """``troupe login NAME``: a fresh authorization (never just a refresh), stored on success.
 
-    The browser is sent to the authorization URL and the redirect caught on ``127.0.0.1``; without a
-    browser (``use_browser=False``, or no display) the URL is printed and the redirected address read back.
+    With the authorization code grant the browser is sent to the authorization URL and the redirect caught
+    on ``127.0.0.1``; without a browser (``use_browser=False``, or no display) the URL is printed and the
+    redirected address read back. A grant without a human (client credentials, workload identity,
+    enterprise) runs at once: a login then checks the credentials end to end and stores the first tokens.
     """
     assert config.url is not None
     name = config.name
     oauth = config.oauth
+    settings = await anyio.to_thread.run_sync(lambda: resolve_settings(oauth, server=name))
     async with oauth_http_client() as client:
         challenge = await probe_challenge(client, config)
+        if not settings.is_interactive:
+            async with holding_lock(store, name):
+                entry = await anyio.to_thread.run_sync(store.load_latest, name)
+                state = await drive(
+                    obtain_tokens(
+                        config.url,
+                        settings=settings,
+                        state=entry.state if entry is not None else None,
+                        www_authenticate=challenge,
+                        protocol_version=None,
+                        redirect_uri=None,
+                        clock=clock,
+                        server=name,
+                        force_authorization=True,
+                    ),
+                    client,
+                    on_user_authorization=None,
+                    server=name,
+                )
+                await anyio.to_thread.run_sync(store.save, name, state)
+            return state
         async with LoopbackRedirect(oauth.redirect_port if oauth else 0, server=name) as redirect:
 
             async def on_user(step: UserAuthorization) -> Mapping[str, str]:
@@ -977,7 +1152,7 @@ async def login(
                 state = await drive(
                     obtain_tokens(
                         config.url,
-                        settings=client_settings(oauth),
+                        settings=settings,
                         state=previous,
                         www_authenticate=challenge,
                         protocol_version=None,

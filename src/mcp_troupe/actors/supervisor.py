@@ -29,6 +29,7 @@ import pykka
 from mcp_troupe.actors.backoff import STABLE_PERIOD, GiveUp, RestartIntensity, Retries, Retry
 from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.oauth_events import AuthStateChanged
 from mcp_troupe.actors.session import (
     CatalogChanged,
     Close,
@@ -89,14 +90,6 @@ class StopServer:
     """Close the connection and stay stopped; ``reply_to`` completes once the transport is closed."""
 
     reply_to: Future[None] = field(default_factory=Future)
-
-
-@dataclass(frozen=True, slots=True)
-class AuthStateChanged:
-    """The server's OAuth login changed (OAuthFlow → supervisor); ``description`` holds no secret."""
-
-    server: str
-    description: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,12 @@ arrives, not when the flow started); randomness comes from an injectable ``secre
 (:func:`mcp_troupe.actors.oauth.drive`) sends the requests, follows and checks redirects, and runs the user
 step; tests drive the same flows with canned responses.
 
+The module is split along its seams: :mod:`~mcp_troupe.protocol.oauth_model` holds the data, the URL rules
+and the bounds on server-sent numbers; :mod:`~mcp_troupe.protocol.oauth_tokens` the token endpoint and the
+grants without a human (client credentials, jwt-bearer, token exchange, DPoP at the token endpoint);
+:mod:`~mcp_troupe.protocol.jose` the signing. This module has discovery, registration, the code flow and the
+composition, and re-exports every public name of the others, so callers import from here only.
+
 The flows, smallest first:
 
 - :func:`discover` — Protected Resource Metadata (RFC 9728), then authorization-server metadata (RFC 8414 /
@@ -50,13 +56,11 @@ import base64
 import dataclasses
 import hashlib
 import hmac
-import ipaddress
 import re
 import secrets as _secrets
-from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final, Literal, Protocol, TypeAlias, TypeVar
-from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit, urlunsplit
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -70,30 +74,111 @@ from mcp_troupe.errors import (
     InsufficientScope,
     NeedsLogin,
 )
+from mcp_troupe.protocol.oauth_model import (
+    _JSON_HEADERS,
+    DEFAULT_CLIENT_NAME,
+    ID_JAG_TOKEN_TYPE,
+    ID_TOKEN_TYPE,
+    JWT_BEARER_GRANT,
+    MAX_STEP_UP_ATTEMPTS,
+    MAX_TIMESTAMP,
+    MAX_TOKEN_LIFETIME,
+    MIN_TOKEN_LIFETIME,
+    OFFLINE_ACCESS,
+    TOKEN_EXCHANGE_GRANT,
+    AuthServerMetadata,
+    AuthState,
+    ClientKind,
+    ClientRegistration,
+    ClientSettings,
+    Clock,
+    Discovery,
+    DpopMode,
+    Flow,
+    GrantKind,
+    ProtectedResourceMetadata,
+    Reply,
+    Step,
+    Tokens,
+    UserAuthorization,
+    _fetch,
+    _json,
+    _opt_str,
+    _opt_str_tuple,
+    _opt_timestamp,
+    _origin_url,
+    _Random,
+    _sanitize,
+    _scopes_of,
+    _str_tuple,
+    _with_query,
+    as_metadata_urls,
+    canonical_resource,
+    describe_url,
+    is_loopback_host,
+    legacy_metadata_url,
+    lifetime_of,
+    require_secure_url,
+    resource_matches,
+    validate_authorization_url,
+    validate_endpoint,
+    well_known_prm_urls,
+)
+from mcp_troupe.protocol.oauth_tokens import (
+    TokenRequestContext,
+    _dpop_key_for,
+    _endpoint_error,
+    _machine_tokens,
+    _parse_tokens,
+    _token_request,
+    client_credentials,
+    exchange_for_id_jag,
+    jwt_bearer,
+    machine_client,
+    token_endpoint_auth_method,
+)
 
 __all__ = [
     "DEFAULT_CLIENT_NAME",
+    "ID_JAG_TOKEN_TYPE",
+    "ID_TOKEN_TYPE",
+    "JWT_BEARER_GRANT",
     "MAX_STEP_UP_ATTEMPTS",
+    "MAX_TIMESTAMP",
+    "MAX_TOKEN_LIFETIME",
+    "MIN_TOKEN_LIFETIME",
+    "OFFLINE_ACCESS",
+    "TOKEN_EXCHANGE_GRANT",
     "AuthServerMetadata",
     "AuthState",
     "ClientKind",
     "ClientRegistration",
     "ClientSettings",
+    "Clock",
     "Discovery",
+    "DpopMode",
     "Flow",
+    "GrantKind",
     "ProtectedResourceMetadata",
     "Reply",
     "Step",
+    "TokenRequestContext",
     "Tokens",
     "UserAuthorization",
     "as_metadata_urls",
     "authorize",
     "canonical_resource",
+    "challenge_scheme",
     "check_iss",
+    "client_credentials",
     "describe_url",
     "discover",
+    "exchange_for_id_jag",
     "is_loopback_host",
+    "jwt_bearer",
     "legacy_metadata_url",
+    "lifetime_of",
+    "machine_client",
     "obtain_client",
     "obtain_tokens",
     "parse_www_authenticate",
@@ -110,554 +195,6 @@ __all__ = [
     "well_known_prm_urls",
 ]
 
-DEFAULT_CLIENT_NAME: Final = "mcp-troupe"
-MAX_STEP_UP_ATTEMPTS: Final = 3
-"""Re-authorizations one ``insufficient_scope`` sequence may cost (spec: 2025-11-25, "limit retries")."""
-
-OFFLINE_ACCESS: Final = "offline_access"
-_PRM_SUFFIX: Final = "/.well-known/oauth-protected-resource"
-_OAUTH_SUFFIX: Final = "/.well-known/oauth-authorization-server"
-_OPENID_SUFFIX: Final = "/.well-known/openid-configuration"
-_DESCRIPTION_LIMIT: Final = 200
-_JSON_HEADERS: Final = {"Accept": "application/json"}
-
-ClientKind: TypeAlias = Literal["preregistered", "metadata_document", "dynamic"]
-
-
-# --- the flow protocol ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class UserAuthorization:
-    """Action: let the user open ``url``, then send the flow the redirect's query parameters.
-
-    ``url`` and ``state`` are left out of the repr: ``state`` is the CSRF guard of this login. The driver may
-    use ``state`` to ignore stray requests on the redirect listener; the flow checks it again anyway.
-    """
-
-    url: str = field(repr=False)
-    state: str = field(repr=False)
-    redirect_uri: str
-
-
-_T = TypeVar("_T")
-Step: TypeAlias = httpx.Request | UserAuthorization
-"""What a flow yields: a request to send, or the user step."""
-Reply: TypeAlias = httpx.Response | Mapping[str, str]
-"""What a flow is sent back: the response to its request, or the redirect's query parameters."""
-Flow: TypeAlias = Generator[Step, Reply, _T]
-"""A sans-I/O OAuth flow returning ``_T``."""
-
-
-class _Random(Protocol):
-    def token_urlsafe(self, nbytes: int | None = ...) -> str: ...
-
-
-Clock: TypeAlias = Callable[[], float]
-
-
-def _fetch(request: httpx.Request) -> Generator[Step, Reply, httpx.Response]:
-    reply = yield request
-    if not isinstance(reply, httpx.Response):
-        raise TypeError(f"the driver answered an HTTP request with {type(reply).__name__}, not a response")
-    return reply
-
-
-# --- data ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Tokens:
-    """An access token and what came with it; ``expires_at`` is absolute (seconds since the epoch).
-
-    ``expires_at`` is ``None`` when the server gave no ``expires_in``: the token is used until a 401 says
-    otherwise (re-authorizing on a timer instead was a peer bug). Secrets are left out of the repr.
-    """
-
-    access_token: str = field(repr=False)
-    token_type: str = "Bearer"
-    refresh_token: str | None = field(default=None, repr=False)
-    expires_at: float | None = None
-    scope: tuple[str, ...] = ()
-    obtained_at: float | None = None
-
-    @property
-    def has_refresh_token(self) -> bool:
-        """Whether a refresh token came with the access token."""
-        return bool(self.refresh_token)
-
-    def is_fresh(self, now: float, skew: float = 60.0) -> bool:
-        """Whether the token is still good for ``skew`` seconds (or half its lifetime, if that is shorter).
-
-        Capping the margin at half the lifetime keeps a token that lives less than ``2 * skew`` seconds from
-        being "stale" the moment it arrives, which would refresh it in a loop.
-        """
-        if self.expires_at is None:
-            return True
-        margin = skew
-        if self.obtained_at is not None:
-            margin = min(skew, max(0.0, self.expires_at - self.obtained_at) / 2)
-        return now + margin < self.expires_at
-
-    def is_expired(self, now: float) -> bool:
-        """Whether the token is past its expiry (no margin)."""
-        return self.expires_at is not None and now >= self.expires_at
-
-    def authorization_header(self) -> str:
-        """The ``Authorization`` header value (RFC 6750 §2.1). Never log it."""
-        return f"Bearer {self.access_token}"
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for the sealed store."""
-        return {
-            "access_token": self.access_token,
-            "token_type": self.token_type,
-            "refresh_token": self.refresh_token,
-            "expires_at": self.expires_at,
-            "scope": list(self.scope),
-            "obtained_at": self.obtained_at,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Tokens:
-        """Rebuild from :meth:`to_dict` output; raises ``ValueError`` on a malformed record."""
-        access = data.get("access_token")
-        if not isinstance(access, str) or not access:
-            raise ValueError("stored tokens have no access_token")
-        return cls(
-            access_token=access,
-            token_type=_str_or(data.get("token_type"), "Bearer"),
-            refresh_token=_opt_str(data.get("refresh_token")),
-            expires_at=_opt_float(data.get("expires_at")),
-            scope=_str_tuple(data.get("scope")),
-            obtained_at=_opt_float(data.get("obtained_at")),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class ClientRegistration:
-    """Our OAuth client at one authorization server (``issuer``): pre-registered, CIMD or dynamic.
-
-    ``client_secret`` is left out of the repr. ``secret_expires_at`` is absolute (RFC 7591
-    ``client_secret_expires_at``; ``None`` for never).
-    """
-
-    client_id: str
-    client_secret: str | None = field(default=None, repr=False)
-    token_endpoint_auth_method: str = "none"
-    issuer: str = ""
-    redirect_uris: tuple[str, ...] = ()
-    registered_at: float | None = None
-    kind: ClientKind = "dynamic"
-    secret_expires_at: float | None = None
-
-    def is_usable(self, now: float) -> bool:
-        """Whether the client's secret (if any) has not expired."""
-        return self.secret_expires_at is None or now < self.secret_expires_at
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for the sealed store."""
-        return {
-            "client_id": self.client_id,
-            "client_secret": self.client_secret,
-            "token_endpoint_auth_method": self.token_endpoint_auth_method,
-            "issuer": self.issuer,
-            "redirect_uris": list(self.redirect_uris),
-            "registered_at": self.registered_at,
-            "kind": self.kind,
-            "secret_expires_at": self.secret_expires_at,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ClientRegistration:
-        """Rebuild from :meth:`to_dict` output; raises ``ValueError`` on a malformed record."""
-        client_id = data.get("client_id")
-        kind = data.get("kind")
-        if not isinstance(client_id, str) or not client_id:
-            raise ValueError("stored client has no client_id")
-        if kind not in ("preregistered", "metadata_document", "dynamic"):
-            raise ValueError("stored client has an unknown kind")
-        return cls(
-            client_id=client_id,
-            client_secret=_opt_str(data.get("client_secret")),
-            token_endpoint_auth_method=_str_or(data.get("token_endpoint_auth_method"), "none"),
-            issuer=_str_or(data.get("issuer"), ""),
-            redirect_uris=_str_tuple(data.get("redirect_uris")),
-            registered_at=_opt_float(data.get("registered_at")),
-            kind=kind,
-            secret_expires_at=_opt_float(data.get("secret_expires_at")),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class ClientSettings:
-    """The operator's OAuth settings for one server (``config.OAuthConfig``), as the flows need them."""
-
-    client_id: str | None = None
-    client_secret: str | None = field(default=None, repr=False)
-    client_metadata_url: str | None = None
-    scopes: tuple[str, ...] = ()
-    client_name: str = DEFAULT_CLIENT_NAME
-
-
-@dataclass(frozen=True, slots=True)
-class ProtectedResourceMetadata:
-    """RFC 9728 metadata of the MCP server (the protected resource)."""
-
-    resource: str
-    authorization_servers: tuple[str, ...]
-    scopes_supported: tuple[str, ...] | None = None
-    url: str = ""
-    """Where it was fetched from."""
-
-
-@dataclass(frozen=True, slots=True)
-class AuthServerMetadata:
-    """RFC 8414 / OpenID Connect Discovery metadata of an authorization server, already validated.
-
-    ``from_defaults`` marks the 2025-03-26 fallback (no metadata document: ``/authorize``, ``/token`` and
-    ``/register`` at the server's origin). ``raw`` is the document as fetched, kept for the store.
-    """
-
-    issuer: str
-    authorization_endpoint: str
-    token_endpoint: str
-    registration_endpoint: str | None = None
-    scopes_supported: tuple[str, ...] | None = None
-    code_challenge_methods_supported: tuple[str, ...] | None = None
-    token_endpoint_auth_methods_supported: tuple[str, ...] | None = None
-    authorization_response_iss_parameter_supported: bool = False
-    client_id_metadata_document_supported: bool = False
-    from_defaults: bool = False
-    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
-
-    @classmethod
-    def parse(cls, document: object, *, expected_issuer: str, server: str = "") -> AuthServerMetadata:
-        """Validate a fetched metadata document against the issuer its URL was built from.
-
-        Raises :class:`AuthRefused` (rule ``issuer``, ``https`` or ``same-origin endpoints``) or
-        :class:`DiscoveryFailed` for a document that lacks what the code flow needs.
-        """
-        if not isinstance(document, Mapping):
-            raise DiscoveryFailed(server, "authorization-server metadata is not a JSON object")
-        issuer = document.get("issuer")
-        # spec: 2026-07-28 authorization-server-discovery; RFC 8414 §3.3 — the issuer MUST be identical to
-        # the one the well-known URL was built from, else the document MUST NOT be used.
-        if not isinstance(issuer, str) or not _same_issuer(issuer, expected_issuer):
-            raise AuthRefused(
-                server,
-                "issuer",
-                f"metadata for {describe_url(expected_issuer)} names another issuer "
-                f"({describe_url(issuer) if isinstance(issuer, str) else 'none'})",
-            )
-        # From here on the issuer is spelled as the server spells it: that is what RFC 9207's iss carries.
-        for key, value in document.items():
-            # "Every endpoint named in the metadata": every *_endpoint string, used by us or not.
-            if isinstance(key, str) and key.endswith("_endpoint") and isinstance(value, str):
-                validate_endpoint(value, issuer, server=server, name=key)
-        authorization_endpoint = document.get("authorization_endpoint")
-        token_endpoint = document.get("token_endpoint")
-        if not isinstance(authorization_endpoint, str) or not isinstance(token_endpoint, str):
-            raise DiscoveryFailed(
-                server, f"metadata of {describe_url(issuer)} lacks authorization_endpoint or token_endpoint"
-            )
-        response_types = _opt_str_tuple(document.get("response_types_supported"))
-        if response_types is not None and "code" not in response_types:
-            raise DiscoveryFailed(server, f"{describe_url(issuer)} does not support response_type=code")
-        registration = document.get("registration_endpoint")
-        return cls(
-            issuer=issuer,
-            authorization_endpoint=authorization_endpoint,
-            token_endpoint=token_endpoint,
-            registration_endpoint=registration if isinstance(registration, str) else None,
-            scopes_supported=_opt_str_tuple(document.get("scopes_supported")),
-            code_challenge_methods_supported=_opt_str_tuple(document.get("code_challenge_methods_supported")),
-            token_endpoint_auth_methods_supported=_opt_str_tuple(
-                document.get("token_endpoint_auth_methods_supported")
-            ),
-            authorization_response_iss_parameter_supported=document.get(
-                "authorization_response_iss_parameter_supported"
-            )
-            is True,
-            client_id_metadata_document_supported=document.get("client_id_metadata_document_supported")
-            is True,
-            raw=dict(document),
-        )
-
-    @classmethod
-    def defaults_for(cls, server_url: str, *, server: str = "") -> AuthServerMetadata:
-        """The 2025-03-26 fallback: ``/authorize``, ``/token``, ``/register`` at the server's origin.
-
-        spec: 2025-03-26 authorization, "Fallbacks for Servers without Metadata Discovery".
-        """
-        origin = _origin_url(server_url)
-        require_secure_url(origin, server=server, what="authorization base URL")
-        return cls(
-            issuer=origin,
-            authorization_endpoint=origin + "/authorize",
-            token_endpoint=origin + "/token",
-            registration_endpoint=origin + "/register",
-            from_defaults=True,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for the sealed store (the fetched document, or the defaults marker)."""
-        if self.from_defaults:
-            return {"from_defaults": True, "issuer": self.issuer}
-        return {"from_defaults": False, "document": dict(self.raw)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, server: str = "") -> AuthServerMetadata:
-        """Rebuild from :meth:`to_dict` output, validating it again like a freshly fetched document."""
-        if data.get("from_defaults") is True:
-            issuer = data.get("issuer")
-            if not isinstance(issuer, str):
-                raise ValueError("stored default metadata has no issuer")
-            return cls.defaults_for(issuer, server=server)
-        document = data.get("document")
-        if not isinstance(document, Mapping) or not isinstance(document.get("issuer"), str):
-            raise ValueError("stored metadata has no document")
-        return cls.parse(document, expected_issuer=document["issuer"], server=server)
-
-
-@dataclass(frozen=True, slots=True)
-class Discovery:
-    """What discovery found: the PRM (``None`` on the 2025-03-26 path), the authorization server, and the
-    RFC 8707 ``resource`` to send; ``scopes_from_challenge`` is the 401's ``scope``, if it had one."""
-
-    prm: ProtectedResourceMetadata | None
-    as_metadata: AuthServerMetadata
-    issuer: str
-    resource: str
-    scopes_from_challenge: tuple[str, ...] | None
-
-
-@dataclass(frozen=True, slots=True)
-class AuthState:
-    """Everything an OAuthFlow keeps (and the credential store seals) for one server at one issuer.
-
-    ``requested_scopes`` is what we last asked for (step-up takes the union with it); the scopes actually
-    granted are ``tokens.scope``.
-    """
-
-    issuer: str
-    resource: str
-    metadata: AuthServerMetadata
-    client: ClientRegistration | None = None
-    tokens: Tokens | None = None
-    requested_scopes: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for the sealed store."""
-        return {
-            "issuer": self.issuer,
-            "resource": self.resource,
-            "metadata": self.metadata.to_dict(),
-            "client": self.client.to_dict() if self.client else None,
-            "tokens": self.tokens.to_dict() if self.tokens else None,
-            "requested_scopes": list(self.requested_scopes),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, server: str = "") -> AuthState:
-        """Rebuild from :meth:`to_dict` output; raises ``ValueError`` (or an :class:`AuthError`) if bad."""
-        issuer, resource, metadata = data.get("issuer"), data.get("resource"), data.get("metadata")
-        if not isinstance(issuer, str) or not isinstance(resource, str) or not isinstance(metadata, Mapping):
-            raise ValueError("stored state lacks issuer, resource or metadata")
-        client, tokens = data.get("client"), data.get("tokens")
-        return cls(
-            issuer=issuer,
-            resource=resource,
-            metadata=AuthServerMetadata.from_dict(metadata, server=server),
-            client=ClientRegistration.from_dict(client) if isinstance(client, Mapping) else None,
-            tokens=Tokens.from_dict(tokens) if isinstance(tokens, Mapping) else None,
-            requested_scopes=_str_tuple(data.get("requested_scopes")),
-        )
-
-
-# --- URLs ----------------------------------------------------------------------------------------------
-
-
-def describe_url(url: str) -> str:
-    """``url`` without userinfo, query and fragment: safe for logs and error messages."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = parts.port
-    except ValueError:
-        return "<malformed URL>"
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{host}:{port}" if port is not None else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-def is_loopback_host(host: str | None) -> bool:
-    """Whether ``host`` is ``localhost`` or a loopback IP address (127.0.0.0/8, ::1)."""
-    if not host:
-        return False
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def require_secure_url(url: str, *, server: str = "", what: str = "URL") -> str:
-    """Return ``url`` if it is ``https``, or ``http`` on a loopback host, without userinfo; else refuse.
-
-    spec: 2025-06-18 authorization, "All authorization server endpoints MUST be served over HTTPS"; security
-    best practices, SSRF and authorization URL validation — http only for loopback (development).
-    """
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname
-        parts.port  # noqa: B018 - raises ValueError on a malformed port
-    except ValueError:
-        raise AuthRefused(server, "https", f"{what} is not a valid URL") from None
-    scheme = parts.scheme.lower()
-    if not host:
-        raise AuthRefused(server, "https", f"{what} {describe_url(url)} has no host")
-    if scheme == "https" or (scheme == "http" and is_loopback_host(host)):
-        if parts.username is not None or parts.password is not None:
-            raise AuthRefused(server, "https", f"{what} {describe_url(url)} carries credentials in the URL")
-        return url
-    raise AuthRefused(
-        server, "https", f"{what} {describe_url(url)} is not https (http is allowed for loopback hosts only)"
-    )
-
-
-def _origin(url: str) -> tuple[str, str, int]:
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    port = parts.port or (443 if scheme == "https" else 80)
-    return scheme, (parts.hostname or "").lower(), port
-
-
-def _origin_url(url: str) -> str:
-    scheme, host, port = _origin(url)
-    default = 443 if scheme == "https" else 80
-    if ":" in host:
-        host = f"[{host}]"
-    return f"{scheme}://{host}" + ("" if port == default else f":{port}")
-
-
-def validate_endpoint(url: str, issuer: str, *, server: str = "", name: str = "endpoint") -> str:
-    """Return ``url`` if it is secure (:func:`require_secure_url`) and on the issuer's origin; else refuse.
-
-    The same-origin rule keeps a metadata document from sending our code, verifier, refresh token or client
-    secret anywhere but the authorization server that the PRM named.
-    """
-    require_secure_url(url, server=server, what=name)
-    if urlsplit(url).fragment:
-        raise AuthRefused(server, "https", f"{name} {describe_url(url)} has a fragment")
-    if _origin(url) != _origin(issuer):
-        raise AuthRefused(
-            server,
-            "same-origin endpoints",
-            f"{name} {describe_url(url)} is not on the issuer's origin {_origin_url(issuer)}",
-        )
-    return url
-
-
-_FORBIDDEN_URL_CHARACTERS = re.compile(r"[\x00-\x20\x7f\"'<>\\^`{|}]")
-
-
-def validate_authorization_url(url: str, *, server: str = "") -> str:
-    """Return ``url`` if it may be handed to a browser: https (or loopback http), no odd characters.
-
-    spec: security best practices, "OAuth Authorization URL Validation" — allow only https (http for
-    loopback), reject ``javascript:``, ``data:``, ``file:``, ``vbscript:`` and the like, never open through a
-    shell, sanitize. The scheme allow-list rejects every other scheme; whitespace, quotes and control
-    characters are refused outright, so nothing downstream can split or reinterpret the URL.
-    """
-    if not isinstance(url, str) or _FORBIDDEN_URL_CHARACTERS.search(url):
-        raise AuthRefused(server, "authorization URL", "the authorization URL contains forbidden characters")
-    scheme = url.split(":", 1)[0].lower() if ":" in url else ""
-    if scheme not in ("https", "http"):
-        raise AuthRefused(
-            server, "authorization URL", f"the authorization URL scheme {scheme or '(none)'!r} is not allowed"
-        )
-    require_secure_url(url, server=server, what="authorization URL")
-    return url
-
-
-def canonical_resource(url: str) -> str:
-    """The canonical URI of an MCP server, for RFC 8707 ``resource`` and PRM matching.
-
-    Lowercase scheme and host, default port dropped, no userinfo, no fragment, no trailing slash (spec:
-    2025-06-18 authorization, "Canonical Server URI"). The query is kept: it may identify the resource.
-    """
-    parts = urlsplit(url.strip())
-    scheme = parts.scheme.lower()
-    host = parts.hostname
-    if scheme not in ("http", "https") or not host:
-        raise ValueError(f"not an http(s) URL: {describe_url(url)}")
-    port = parts.port
-    if ":" in host:
-        host = f"[{host}]"
-    default = 443 if scheme == "https" else 80
-    netloc = host if port in (None, default) else f"{host}:{port}"
-    return urlunsplit((scheme, netloc, parts.path.rstrip("/"), parts.query, ""))
-
-
-def resource_matches(prm_resource: str, server_url: str) -> bool:
-    """Whether a PRM ``resource`` identifies the server: the same canonical URI, or a parent path of it on the
-    same origin (a PRM at ``https://host`` covering ``https://host/mcp``, as RFC 8707 audiences allow)."""
-    try:
-        prm, ours = canonical_resource(prm_resource), canonical_resource(server_url)
-    except ValueError:
-        return False
-    if prm == ours:
-        return True
-    prm_parts, our_parts = urlsplit(prm), urlsplit(ours)
-    if _origin(prm) != _origin(ours) or prm_parts.query:
-        return False
-    return our_parts.path.startswith(prm_parts.path + "/")
-
-
-def well_known_prm_urls(url: str) -> list[str]:
-    """The PRM URLs to try, in the spec's order: path-inserted, then root (spec: 2025-11-25 authorization)."""
-    parts = urlsplit(url)
-    origin = _origin_url(url)
-    path = parts.path.rstrip("/")
-    urls = []
-    if path or parts.query:
-        # RFC 9728 §3.1: the well-known segment goes between the host and the path (and query).
-        urls.append(origin + _PRM_SUFFIX + path + (f"?{parts.query}" if parts.query else ""))
-    urls.append(origin + _PRM_SUFFIX)
-    return urls
-
-
-def as_metadata_urls(issuer: str) -> list[str]:
-    """The authorization-server metadata URLs to try for ``issuer``, in the spec's order.
-
-    spec: 2025-11-25 authorization, "Authorization Server Metadata Discovery": with a path, RFC 8414
-    path-inserted, OIDC path-inserted, OIDC path-appended; without, RFC 8414 then OIDC.
-    """
-    origin = _origin_url(issuer)
-    path = urlsplit(issuer).path.rstrip("/")
-    if path:
-        return [origin + _OAUTH_SUFFIX + path, origin + _OPENID_SUFFIX + path, origin + path + _OPENID_SUFFIX]
-    return [origin + _OAUTH_SUFFIX, origin + _OPENID_SUFFIX]
-
-
-def legacy_metadata_url(server_url: str) -> str:
-    """2025-03-26: the metadata URL at the server's origin, the path discarded."""
-    return _origin_url(server_url) + _OAUTH_SUFFIX
-
-
-def _same_issuer(found: str, expected: str) -> bool:
-    # Exact comparison, with one allowance: an empty path and "/" are the same URI for http(s)
-    # (RFC 3986 §6.2.3), and servers differ on writing the root issuer with or without the slash.
-    if found == expected:
-        return True
-    f, e = urlsplit(found), urlsplit(expected)
-    return (f.path in ("", "/") and e.path in ("", "/")) and found.rstrip("/") == expected.rstrip("/")
-
-
-# --- WWW-Authenticate ----------------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 
@@ -667,7 +204,8 @@ def parse_www_authenticate(header: str | None) -> dict[str, str]:
 
     Handles several challenges in one value (``Basic realm="x", Bearer scope="a b"``), quoted strings with
     backslash escapes, and bare tokens (RFC 9110 §11.6.1). Yields e.g. ``resource_metadata`` (RFC 9728 §5.1),
-    ``scope``, ``error``, ``error_description`` (RFC 6750 §3). Returns ``{}`` without a Bearer challenge.
+    ``scope``, ``error``, ``error_description`` (RFC 6750 §3). Without a Bearer challenge, the ``DPoP``
+    challenge's (RFC 9449 §7.1: same parameters, plus ``algs``); ``{}`` without either.
     """
     if not header:
         return {}
@@ -709,19 +247,20 @@ def parse_www_authenticate(header: str | None) -> dict[str, str]:
                 token68 = re.match(r"[A-Za-z0-9\-._~+/]+=*(?=\s*(,|$))", header[j:])
                 if token68 is not None:
                     i = j + token68.end()
-    for scheme, params in challenges:
-        if scheme == "bearer":
-            return params
+    for wanted in ("bearer", "dpop"):
+        for scheme, params in challenges:
+            if scheme == wanted:
+                return params
     return {}
 
 
-def _scopes_of(value: str | None) -> tuple[str, ...] | None:
-    if value is None:
+def challenge_scheme(header: str | None) -> str | None:
+    """The first auth scheme a ``WWW-Authenticate`` value offers, lowercased (``bearer``, ``dpop``...)."""
+    if not header:
         return None
-    return tuple(dict.fromkeys(value.split()))
+    match = _TOKEN.match(header.lstrip(" \t,"))
+    return match.group().lower() if match else None
 
-
-# --- discovery -----------------------------------------------------------------------------------------
 
 _LEGACY_VERSIONS: Final = frozenset({"2024-11-05", "2025-03-26"})
 
@@ -732,13 +271,6 @@ def _get(url: str, protocol_version: str | None) -> httpx.Request:
         # spec: 2025-03-26 authorization — clients SHOULD send MCP-Protocol-Version during discovery.
         headers["MCP-Protocol-Version"] = protocol_version
     return httpx.Request("GET", url, headers=headers)
-
-
-def _json(response: httpx.Response) -> object:
-    try:
-        return response.json()
-    except ValueError:
-        return None
 
 
 def discover(
@@ -865,15 +397,21 @@ def _legacy_metadata(server_url: str, protocol_version: str | None, server: str)
     if response.status_code == 200:
         document = _json(response)
         if isinstance(document, Mapping):
-            return AuthServerMetadata.parse(document, expected_issuer=_origin_url(server_url), server=server)
+            # The one place the issuer rule bends (the 2025-03-26 backcompat case): 2025-03-26 had no PRM and
+            # told clients to take the metadata from the MCP server's own origin, and servers of that era
+            # name issuers such as https://host/oauth there. What the rule defends against — a document that
+            # sends our code, verifier or secret to another party — cannot happen here: the document came
+            # from the very origin we are about to send the MCP requests to, and validate_endpoint still holds
+            # every endpoint to that origin. So an issuer on this origin whose path differs is accepted;
+            # another origin, a query or a fragment is refused as everywhere else.
+            return AuthServerMetadata.parse(
+                document, expected_issuer=_origin_url(server_url), server=server, same_origin_issuer=True
+            )
     if response.status_code == 404:
         return AuthServerMetadata.defaults_for(server_url, server=server)
     raise DiscoveryFailed(
         server, f"authorization-server metadata at {describe_url(url)} answered HTTP {response.status_code}"
     )
-
-
-# --- scopes --------------------------------------------------------------------------------------------
 
 
 def select_scopes(
@@ -931,29 +469,6 @@ def step_up_scopes(
     if granted and set(needed) <= set(granted):
         raise InsufficientScope(server, needed, attempts, "every challenged scope is already granted")
     return tuple(dict.fromkeys((*requested, *needed)))
-
-
-# --- clients -------------------------------------------------------------------------------------------
-
-
-def token_endpoint_auth_method(metadata: AuthServerMetadata, *, has_secret: bool, server: str = "") -> str:
-    """The token endpoint client authentication to use, per the server's metadata.
-
-    No secret: ``none``. With a secret: ``client_secret_basic`` if supported (it is the RFC 8414 default
-    when the list is absent), else ``client_secret_post``.
-    """
-    if not has_secret:
-        return "none"
-    supported = metadata.token_endpoint_auth_methods_supported
-    if supported is None or "client_secret_basic" in supported:
-        return "client_secret_basic"
-    if "client_secret_post" in supported:
-        return "client_secret_post"
-    raise AuthError(
-        server,
-        "the authorization server supports none of client_secret_basic, client_secret_post "
-        f"(it lists: {', '.join(supported) or 'nothing'})",
-    )
 
 
 def _registration_auth_method(metadata: AuthServerMetadata) -> str:
@@ -1080,11 +595,8 @@ def register_client(
         registered_at=now,
         kind="dynamic",
         # RFC 7591 §3.2.1: 0 means the secret does not expire.
-        secret_expires_at=float(expires) if isinstance(expires, int | float) and expires > 0 else None,
+        secret_expires_at=_opt_timestamp(expires) if _opt_timestamp(expires) else None,
     )
-
-
-# --- authorization code + PKCE -------------------------------------------------------------------------
 
 
 def pkce_challenge(verifier: str) -> str:
@@ -1140,6 +652,7 @@ def authorize(
     clock: Clock,
     server: str = "",
     random: _Random = _secrets,
+    context: TokenRequestContext | None = None,
 ) -> Flow[Tokens]:
     """Authorization code grant with PKCE S256, a random ``state``, ``resource`` and the ``iss`` check.
 
@@ -1198,8 +711,17 @@ def authorize(
         "code_verifier": verifier,
         "resource": resource,
     }
-    document = yield from _token_request(metadata, client, body, server=server, secrets_sent=(code, verifier))
-    return _parse_tokens(document, now=clock(), previous=None, requested=tuple(scopes), server=server)
+    document = yield from _token_request(
+        metadata, client, body, server=server, secrets_sent=(code, verifier), context=context
+    )
+    return _parse_tokens(
+        document,
+        now=clock(),
+        previous=None,
+        requested=tuple(scopes),
+        server=server,
+        is_dpop=context is not None and context.dpop_key is not None,
+    )
 
 
 def refresh(
@@ -1210,6 +732,7 @@ def refresh(
     resource: str,
     clock: Clock,
     server: str = "",
+    context: TokenRequestContext | None = None,
 ) -> Flow[Tokens]:
     """The refresh-token grant (RFC 6749 §6) with ``resource``.
 
@@ -1221,132 +744,16 @@ def refresh(
         raise AuthError(server, "no refresh token to refresh with")
     body = {"grant_type": "refresh_token", "refresh_token": tokens.refresh_token, "resource": resource}
     document = yield from _token_request(
-        metadata, client, body, server=server, secrets_sent=(tokens.refresh_token,)
+        metadata, client, body, server=server, secrets_sent=(tokens.refresh_token,), context=context
     )
-    return _parse_tokens(document, now=clock(), previous=tokens, requested=tokens.scope, server=server)
-
-
-def _token_request(
-    metadata: AuthServerMetadata,
-    client: ClientRegistration,
-    body: dict[str, str],
-    *,
-    server: str,
-    secrets_sent: tuple[str, ...],
-) -> Flow[dict[str, Any]]:
-    validate_endpoint(metadata.token_endpoint, metadata.issuer, server=server, name="token_endpoint")
-    all_secrets = (*secrets_sent, *((client.client_secret,) if client.client_secret else ()))
-    # One invalid_client is retried once before it counts: a transient invalid_client that "poisoned" a
-    # stored client and orphaned its refresh token was a peer bug, as was never re-registering at all.
-    for attempt in (1, 2):
-        response = yield from _fetch(_token_post(metadata.token_endpoint, client, body))
-        document = _json(response)
-        error = document.get("error") if isinstance(document, Mapping) else None
-        # Some servers answer errors with HTTP 200: an "error" member wins over the status.
-        if response.status_code == 200 and isinstance(document, Mapping) and error is None:
-            return dict(document)
-        if error == "invalid_client" and attempt == 1:
-            continue
-        raise _endpoint_error(
-            server,
-            "token",
-            response,
-            document,
-            secrets_sent=all_secrets,
-            confirmed_invalid_client=attempt == 2,
-        )
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _token_post(url: str, client: ClientRegistration, body: Mapping[str, str]) -> httpx.Request:
-    form = dict(body)
-    headers = {**_JSON_HEADERS}
-    method = client.token_endpoint_auth_method
-    if method == "client_secret_basic" and client.client_secret is not None:
-        # RFC 6749 §2.3.1: both parts form-urlencoded before base64.
-        pair = f"{quote_plus(client.client_id)}:{quote_plus(client.client_secret)}"
-        headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode("ascii")
-    elif method == "client_secret_post" and client.client_secret is not None:
-        form["client_id"] = client.client_id
-        form["client_secret"] = client.client_secret
-    else:
-        form["client_id"] = client.client_id
-    return httpx.Request("POST", url, data=form, headers=headers)
-
-
-def _parse_tokens(
-    document: Mapping[str, Any],
-    *,
-    now: float,
-    previous: Tokens | None,
-    requested: tuple[str, ...],
-    server: str,
-) -> Tokens:
-    access = document.get("access_token")
-    if not isinstance(access, str) or not access:
-        raise AuthServerError(server, "token", error="invalid_response", description="no access_token")
-    token_type = document.get("token_type", "Bearer")
-    if not isinstance(token_type, str) or token_type.lower() != "bearer":
-        # We can only present bearer tokens (RFC 6750); a DPoP or MAC token would be sent wrongly.
-        raise AuthServerError(
-            server, "token", error="unsupported_token_type", description="the token is not a bearer token"
-        )
-    expires_in = document.get("expires_in")
-    if isinstance(expires_in, str) and expires_in.strip().isdigit():
-        expires_in = int(expires_in)  # seen in the wild; RFC 6749 says a number
-    expires_at = (
-        now + float(expires_in)
-        if isinstance(expires_in, int | float) and not isinstance(expires_in, bool) and expires_in > 0
-        else None
+    return _parse_tokens(
+        document,
+        now=clock(),
+        previous=tokens,
+        requested=tokens.scope,
+        server=server,
+        is_dpop=context is not None and context.dpop_key is not None,
     )
-    refresh_token = _opt_str(document.get("refresh_token")) or (previous.refresh_token if previous else None)
-    scope_value = document.get("scope")
-    scope = _scopes_of(scope_value) if isinstance(scope_value, str) else None
-    return Tokens(
-        access_token=access,
-        token_type="Bearer",
-        refresh_token=refresh_token,
-        expires_at=expires_at,
-        scope=scope if scope is not None else (previous.scope if previous else requested),
-        obtained_at=now,
-    )
-
-
-def _endpoint_error(
-    server: str,
-    endpoint: str,
-    response: httpx.Response,
-    document: object,
-    *,
-    secrets_sent: tuple[str, ...],
-    confirmed_invalid_client: bool = False,
-) -> AuthServerError:
-    error = document.get("error") if isinstance(document, Mapping) else None
-    description = document.get("error_description") if isinstance(document, Mapping) else None
-    status = response.status_code
-    if not isinstance(error, str):
-        return AuthServerError(
-            server,
-            endpoint,
-            error="server_error" if status >= 500 else "invalid_response",
-            status=status,
-            transient=status >= 500 or status == 429 or status == 200,
-        )
-    text = _sanitize(description, redact=secrets_sent) if isinstance(description, str) else ""
-    code = _sanitize(error, 64, redact=secrets_sent)
-    if error == "invalid_client" and confirmed_invalid_client:
-        return ClientRejected(server, endpoint, error=code, description=text, status=status)
-    return AuthServerError(
-        server,
-        endpoint,
-        error=code,
-        description=text,
-        status=status,
-        transient=error in ("temporarily_unavailable", "server_error") or status >= 500,
-    )
-
-
-# --- the composition an actor runs ---------------------------------------------------------------------
 
 
 def obtain_tokens(
@@ -1390,9 +797,21 @@ def obtain_tokens(
         and not force_authorization
         and (scopes is None or set(scopes) <= set(state.tokens.scope))
     ):
+        context = TokenRequestContext(
+            clock=clock,
+            random=random,
+            signing_key=settings.signing_key,
+            dpop_key=state.dpop_key if state.tokens.is_dpop_bound else None,
+        )
         try:
             tokens = yield from refresh(
-                state.metadata, client, state.tokens, resource=state.resource, clock=clock, server=server
+                state.metadata,
+                client,
+                state.tokens,
+                resource=state.resource,
+                clock=clock,
+                server=server,
+                context=context,
             )
         except ClientRejected:
             if client.kind != "dynamic":
@@ -1401,7 +820,8 @@ def obtain_tokens(
         except AuthServerError as error:
             if error.transient:
                 raise  # a hiccup is not a reason to make the user log in again
-            # invalid_grant and friends: fall through to one new authorization.
+            # invalid_grant and friends: fall through to one new authorization (or, without a user, one new
+            # run of the machine grant).
         else:
             return dataclasses.replace(state, client=client, tokens=tokens)
 
@@ -1421,10 +841,33 @@ def obtain_tokens(
             challenge=discovery.scopes_from_challenge,
             configured=settings.scopes,
             prm_supported=discovery.prm.scopes_supported if discovery.prm else None,
-            as_supported=metadata.scopes_supported,
+            # offline_access asks for a refresh token on a user's behalf (SEP-2207); a grant without a user
+            # renews by running again, and RFC 6749 §4.4.3 issues it no refresh token anyway.
+            as_supported=metadata.scopes_supported if settings.is_interactive else None,
         )
 
-    # 3. The user is needed from here on.
+    dpop_key = _dpop_key_for(settings, metadata, state, server=server)
+    context = TokenRequestContext(
+        clock=clock, random=random, signing_key=settings.signing_key, dpop_key=dpop_key
+    )
+
+    # 3a. Without a human: the client's own credentials, a workload JWT, or the enterprise IdP's grant.
+    if not settings.is_interactive:
+        client, tokens = yield from _machine_tokens(
+            discovery, settings, scopes=scopes, context=context, server=server
+        )
+        return AuthState(
+            issuer=discovery.issuer,
+            resource=discovery.resource,
+            metadata=metadata,
+            client=client,
+            tokens=tokens,
+            requested_scopes=tuple(scopes),
+            dpop_key=dpop_key if tokens.is_dpop_bound else None,
+            grant=settings.grant,
+        )
+
+    # 3b. The user is needed from here on.
     if redirect_uri is None:
         raise NeedsLogin(server)
     require_s256(metadata, server=server)
@@ -1444,6 +887,7 @@ def obtain_tokens(
                 clock=clock,
                 server=server,
                 random=random,
+                context=context,
             )
         except ClientRejected:
             if client.kind != "dynamic" or last_try:
@@ -1457,51 +901,6 @@ def obtain_tokens(
             client=client,
             tokens=tokens,
             requested_scopes=tuple(scopes),
+            dpop_key=dpop_key if tokens.is_dpop_bound else None,
         )
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-# --- small helpers -------------------------------------------------------------------------------------
-
-
-def _with_query(url: str, params: Mapping[str, str]) -> str:
-    # RFC 6749 §3.1: the endpoint's own query component MUST be retained.
-    parts = urlsplit(url)
-    existing = parse_qsl(parts.query, keep_blank_values=True)
-    query = urlencode([*existing, *params.items()])
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
-
-
-def _sanitize(text: object, limit: int = _DESCRIPTION_LIMIT, *, redact: Sequence[str] = ()) -> str:
-    """Server-supplied text made safe to show: printable, bounded, with any secret we sent blanked out."""
-    if not isinstance(text, str):
-        return ""
-    for secret in redact:
-        if secret:
-            text = text.replace(secret, "[redacted]")
-    text = "".join(ch if ch.isprintable() else " " for ch in text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _opt_str(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _str_or(value: object, default: str) -> str:
-    return value if isinstance(value, str) and value else default
-
-
-def _opt_float(value: object) -> float | None:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    return None
-
-
-def _opt_str_tuple(value: object) -> tuple[str, ...] | None:
-    if not isinstance(value, list | tuple):
-        return None
-    return tuple(item for item in value if isinstance(item, str))
-
-
-def _str_tuple(value: object) -> tuple[str, ...]:
-    return _opt_str_tuple(value) or ()
