@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_troupe.policy.injection import (
-    _ASCII_LOOKALIKES,
+from mcp_troupe.policy._injection_prefilter import _ASCII_LOOKALIKES, _folded
+from mcp_troupe.policy._injection_rules import (
     _CHECKS,
     _PREFILTER,
     _PUT_INTO_PARAMETER,
@@ -27,14 +27,15 @@ from mcp_troupe.policy.injection import (
     _SEND_TO_ADDRESS_QUALIFIER,
     _SENSITIVE_PATHS,
     _TEXT_RULES,
+    _secret_into_parameter,
+    _sent_to_address,
+)
+from mcp_troupe.policy.injection import (
     RULES,
     Finding,
-    _folded,
     _scan,
     _scan_tool_unfiltered,
     _scan_unfiltered,
-    _secret_into_parameter,
-    _sent_to_address,
     banner,
     scan_text,
     scan_tool,
