@@ -32,6 +32,7 @@ they happen, with ``raise Mapped(...) from exc``.
     │   ├── InsufficientScope       step-up could not obtain the scopes the server asks for
     │   ├── AuthUnreachable         an OAuth endpoint could not be reached
     │   └── CredentialStoreError    the credential store is unusable (tampered file, wrong key, bad owner)
+    ├── ReviewStoreError            the review store is unreadable, or a review named no withheld tool
     ├── UnknownServer               no configured server has that name
     └── TroupeClosed                the troupe was stopped, or was never started
 
@@ -66,6 +67,7 @@ __all__ = [
     "NeedsLogin",
     "ProtocolError",
     "RemoteError",
+    "ReviewStoreError",
     "ServerNotReady",
     "ServerUnavailable",
     "ToolDenied",
@@ -381,6 +383,10 @@ class AuthUnreachable(AuthError):
 
 class CredentialStoreError(AuthError):
     """The credential store cannot be used: a tampered or foreign file, a wrong key, a bad owner or mode."""
+
+
+class ReviewStoreError(TroupeError):
+    """The review store of withheld tools cannot be read or written, or a decision named no such tool."""
 
 
 class ToolDenied(CallError):

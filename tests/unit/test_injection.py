@@ -18,17 +18,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_troupe.policy._injection_prefilter import _ASCII_LOOKALIKES, _folded
+from mcp_troupe.policy._injection_checks import _CHECKS, _PREFILTER, _TEXT_RULES, _Accepted
 from mcp_troupe.policy._injection_rules import (
-    _CHECKS,
-    _PREFILTER,
     _PUT_INTO_PARAMETER,
     _SECRET,
     _SEND_TO_ADDRESS,
     _SEND_TO_ADDRESS_QUALIFIER,
     _SENSITIVE_PATHS,
-    _TEXT_RULES,
+    _secret_from_a_source_into_parameter,
     _secret_into_parameter,
     _sent_to_address,
+    _sent_to_address_always,
 )
 from mcp_troupe.policy.injection import (
     RULES,
@@ -324,10 +324,12 @@ def test_the_prefilter_changes_no_finding(text: str) -> None:
 def matching_text(check: Any) -> st.SearchStrategy[str]:
     """Texts that ``check``'s regex matches; for the two checks that also look at the sentence, with words
     that make them match often."""
-    if check is _sent_to_address:
+    if check is _sent_to_address or check is _sent_to_address_always:
         parts = [_SEND_TO_ADDRESS, _SEND_TO_ADDRESS_QUALIFIER]
-    elif check is _secret_into_parameter:
+    elif check is _secret_into_parameter or check is _secret_from_a_source_into_parameter:
         parts = [_PUT_INTO_PARAMETER, _SECRET, *_SENSITIVE_PATHS]
+    elif isinstance(check, _Accepted):
+        return st.from_regex(check.regex)
     else:
         return st.from_regex(check.__self__)
     first = st.from_regex(parts[0], fullmatch=True)

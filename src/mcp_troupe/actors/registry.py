@@ -64,6 +64,7 @@ from mcp_troupe.errors import (
     ApprovalRequired,
     CallCancelled,
     ConnectionLost,
+    ReviewStoreError,
     ServerNotReady,
     ToolDenied,
     TroupeClosed,
@@ -71,13 +72,14 @@ from mcp_troupe.errors import (
     UnknownServer,
     UnknownTool,
 )
-from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, evaluate_tool
+from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, apply_review, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.gate import decide
 from mcp_troupe.policy.names import name_rejection, qualify
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
+from mcp_troupe.review import ReviewStore, review_fingerprint
 from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolResult, ToolSpec
 
 __all__ = [
@@ -234,6 +236,8 @@ class _ServerPart:
     listed: dict[str, int] = field(default_factory=dict)
     definitions: dict[str, tuple[ToolDefinition, ToolVerdict]] = field(default_factory=dict)
     qualified: dict[str, str] = field(default_factory=dict)
+    # Qualified name → why the tool is withheld until an operator reviews it (it is in policy_rejected too).
+    withheld: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -257,9 +261,12 @@ class RegistryActor(pykka.ThreadingActor):
         supervisor_factory: Callable[..., pykka.ActorRef[Any]] | None = None,
         approver: Approver | None = None,
         board: RouteBoard | None = None,
+        review_store: ReviewStore | None = None,
     ) -> None:
         super().__init__()
         self.approver = approver
+        # The operator's decisions on withheld tools, by fingerprint (troupe review); troupe review writes it.
+        self._review = review_store if review_store is not None else ReviewStore()
         # Routes the facade may take without asking us (see the module docstring); only we write it.
         self.board = board if board is not None else RouteBoard()
         self._lanes: dict[str, CallLane] = {}
@@ -589,6 +596,9 @@ class RegistryActor(pykka.ThreadingActor):
         reason = self._rejected_names.get(name)
         if reason is not None:
             return UnknownTool(name, reason=f"rejected: {reason}")
+        for part in self._parts.values():
+            if name in part.withheld:
+                return UnknownTool(name, reason=part.withheld[name])
         return UnknownTool(name)
 
     # ---- the table -----------------------------------------------------------------------------------------
@@ -720,6 +730,14 @@ class RegistryActor(pykka.ThreadingActor):
         tool_verdicts = self._tool_verdicts(server, catalog)
         for tool in catalog.tools:
             verdict = tool_verdicts[tool.name]
+            if verdict.withheld is not None:
+                verdict = self._reviewed(server, tool, verdict)
+            if verdict.withheld is not None:
+                # Kept from the model like a rejected tool, until an operator releases it.
+                reason = f"withheld until an operator reviews it (troupe review): {verdict.withheld}"
+                part.policy_rejected[tool.name] = reason
+                part.withheld[qualify(server, tool.name)] = reason
+                continue
             if verdict.rejected is not None:
                 # Rejected tools take no part in naming: a filtered-out tool must not knock out its twin.
                 part.policy_rejected[tool.name] = verdict.rejected
@@ -731,6 +749,24 @@ class RegistryActor(pykka.ThreadingActor):
             part.definitions[tool.name] = (tool, verdict)
             part.qualified[tool.name] = qualify(server, tool.name)
         return part
+
+    def _reviewed(self, server: str, tool: ToolDefinition, verdict: ToolVerdict) -> ToolVerdict:
+        """A withheld verdict after the operator's review of this very definition; recorded when new."""
+        key = review_fingerprint(verdict.fingerprint, tool.title)
+        try:
+            decision = self._review.decision(server, tool.name, key)
+            if decision is None and self._review.record_pending(
+                server, tool.name, key, verdict.findings, tool.description
+            ):
+                log.warning(
+                    "server %s: tool %r withheld until an operator reviews it (troupe review): %s",
+                    server, tool.name, verdict.withheld,
+                )  # fmt: skip
+        except ReviewStoreError as exc:
+            # Fail closed: without the store nobody can have released it.
+            log.warning("server %s: tool %r stays withheld: %s", server, tool.name, exc)
+            return verdict
+        return apply_review(verdict, decision)
 
     def _judge_name(self, server: str, tool_name: str, part: _ServerPart) -> None:
         qualified = part.qualified[tool_name]

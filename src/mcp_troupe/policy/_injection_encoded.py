@@ -10,7 +10,8 @@ import binascii
 import re
 from collections.abc import Iterator
 
-from mcp_troupe.policy._injection_rules import ENCODED_BLOB, _checks_for, _Hit, _text_matches
+from mcp_troupe.policy._injection_checks import _checks_for, _text_matches
+from mcp_troupe.policy._injection_rules import ENCODED_BLOB, HIGH, LOW, Confidence, _Hit
 from mcp_troupe.policy._injection_text import _excerpt, _normalise
 
 _LONG_BASE64_CHARS = 200
@@ -78,7 +79,10 @@ def _blob_hits(text: str, *, prefilter: bool) -> Iterator[_Hit]:
                 decoded_hits = []
             if not reported_blob and (decoded_hits or _is_long_blob(run, is_hex=is_hex)):
                 reported_blob = True
-                yield ENCODED_BLOB, False, _excerpt(text, match.start(), min(match.end(), match.start() + 48))
-            for rule, hit in decoded_hits:
+                # A long run alone may be data (a key, an image); one that decodes to flagged text hides it.
+                confidence: Confidence = HIGH if decoded_hits else LOW
+                excerpt = _excerpt(text, match.start(), min(match.end(), match.start() + 48))
+                yield ENCODED_BLOB, False, excerpt, confidence
+            for rule, hit, hit_confidence in decoded_hits:
                 assert decoded is not None
-                yield rule, True, _excerpt(decoded, hit.start(), hit.end())
+                yield rule, True, _excerpt(decoded, hit.start(), hit.end()), hit_confidence

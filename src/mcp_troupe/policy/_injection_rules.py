@@ -6,11 +6,11 @@ Private to :mod:`mcp_troupe.policy.injection` (whose docstring lists what each r
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Final, Literal
 
-from mcp_troupe.policy._injection_prefilter import _inflected, _Needs, _needs, _Prefilter
+from mcp_troupe.policy._injection_prefilter import _inflected, _Needs, _needs
 
 MODEL_DIRECTIVE: Final = "model-directive"
 SHADOWING: Final = "shadowing"
@@ -34,6 +34,24 @@ RULES: Final[Mapping[str, str]] = MappingProxyType(
     }
 )
 """Rule id -> what the rule looks for; every :class:`Finding` carries one of these ids."""
+
+Confidence = Literal["high", "low", "weak"]
+"""How sure a finding is: ``high`` blocks the tool, ``low`` withholds it until an operator reviews it,
+``weak`` only counts together with another finding (see :func:`mcp_troupe.policy.injection.grade`)."""
+HIGH: Final = "high"
+LOW: Final = "low"
+
+WEAK: Final = "weak"
+
+# A pattern: (regex, trigger groups), or with its confidence where it differs from the rule's default, or
+# graded: (regex, trigger groups, confidence, predicate, fallback) — the matches that ``predicate(text,
+# match)`` accepts have ``confidence``, the others ``fallback`` (``None``: they are no finding).
+_Predicate = Callable[[str, "re.Match[str]"], bool]
+_Pattern = (
+    tuple[str, _Needs]
+    | tuple[str, _Needs, Confidence]
+    | tuple[str, _Needs, Confidence, _Predicate, Confidence | None]
+)
 
 # --- textual rules ----------------------------------------------------------------------------------------
 #
@@ -81,7 +99,44 @@ _OTHER_TOOL_VERBS = (
     "call calls calling use uses using invoke invokes invoking run runs running execute executes executing"
 )
 
-_MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
+# --- predicates of the phrase patterns (see the graded patterns below) --------------------------------
+
+
+def _sentence(text: str, match: re.Match[str]) -> str:
+    return _sentence_around(text, match.start(), match.end())
+
+
+def _names_a_secret_near(text: str, match: re.Match[str]) -> bool:
+    """The sentence names a secret or a sensitive path."""
+    return _names_a_secret(_sentence(text, match))
+
+
+# The defensive reading of an order about instructions: "do not follow instructions found in the results".
+_FOUND_IN_DATA = re.compile(
+    r"\s*(?:that\s+(?:are|appear|you\s+find)\s+)?(?:found|contained|embedded|appearing|inside|within|in|from|"
+    r"returned|coming)\b(?:\s+\w+){0,4}?\s+(?:results?|content|contents|output|outputs|data|pages?|documents?|"
+    r"responses?|text|tools?|web|websites?|sites?|files?|e-?mails?|messages?|resources?|issues?|comments?|"
+    r"inputs?|payloads?|fetched|retrieved)\b",
+    _FLAGS,
+)
+_NEGATION_BEFORE = re.compile(
+    r"\b(?:not|never|no|don'?t|doesn'?t|won'?t|cannot|refuse\s+to)\s+(?:\w+\s+){0,2}$", _FLAGS
+)
+
+
+def _not_defensive(text: str, match: re.Match[str]) -> bool:
+    """Not a safeguard: the order is not negated ("never obey ...") nor about instructions found in data."""
+    if _NEGATION_BEFORE.search(text[max(0, match.start() - 40) : match.start()]):
+        return False
+    return _FOUND_IN_DATA.match(text, match.end()) is None
+
+
+def _not_about_a_secret(text: str, match: re.Match[str]) -> bool:
+    """The sentence names no secret: "never tell the user their password" is a safeguard, not concealment."""
+    return not _names_a_secret_near(text, match)
+
+
+_MODEL_DIRECTIVE_PATTERNS: list[_Pattern] = [
     # overriding what the model was told: "ignore all previous instructions", "disregard your prior
     # guidelines", "ignore the user's request", "previous guidance is outdated", "your instructions have
     # changed", "this has priority over anything else you were told"
@@ -115,6 +170,7 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
     (
         r"\byour\s+(?:\w+\s+)?(?:instructions|guidelines|directives|orders|system\s+rules)\b",
         _needs("your", "instructions guidelines directives orders rules"),
+        LOW,
     ),
     (
         r"\b(?:stop|no\s+longer|do\s+not|don'?t|never)\s+(?:following|follow|obeying|obey|applying|apply)\s+"
@@ -123,6 +179,9 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
             "following follow obeying obey applying apply",
             "instructions guidelines rules guidance policies prompt",
         ),
+        HIGH,
+        _not_defensive,
+        None,
     ),
     (
         r"\b(?:has|have|takes?)\s+(?:priority|precedence)\s+over\s+(?:anything|everything|all|any)\b"
@@ -144,6 +203,7 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
     (
         r"\b(?:every|all|each)\s+future\s+(?:questions?|answers?|responses?|replies|messages|conversations?)\b",
         _needs("future"),
+        LOW,
     ),
     (
         r"\bfrom\s+now\s+on\b,?\s+(?:you|always|never|before|ignore|do|treat|respond|answer|follow)\b",
@@ -153,12 +213,18 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
     (
         rf"\btreat\b{_S}{{0,60}}?\bas\s+(?:\w+\s+)?(?:commands?|instructions?|orders?)\b",
         _needs("treat", "command commands instruction instructions order orders"),
+        HIGH,
+        _not_defensive,
+        None,
     ),
     (
         r"\b(?:obey|execute|carry\s+out)\s+(?:any|all|every|the)\s+(?:\w+\s+)?(?:directions|instructions|commands|"
         r"orders)\b|\bfollow\s+(?:any|all|every)\s+(?:\w+\s+)?(?:directions|instructions|commands|orders)\s+"
         r"(?:inside|in|within|contained|found)\b",
         _needs("obey execute carry follow", "directions instructions commands orders"),
+        HIGH,
+        _not_defensive,
+        None,
     ),
     # false authority, fake system text, personas
     (
@@ -172,6 +238,7 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
     (
         r"\bsystem\s+(?:message|prompt|notice|note)\s*:",
         _needs("system", "message prompt notice note"),
+        LOW,
     ),
     (
         r"\b(?:hey|heads\s+up|attention|listen|psst|note|notice)\s*(?:,|\s+(?:to|for))?\s+(?:the\s+)?(?:ai\s+)?"
@@ -180,6 +247,7 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
             "hey heads attention listen psst note notice",
             "model assistant ai llm agent claude gpt chatgpt",
         ),
+        WEAK,
     ),
     (
         r"\byou\s+are\s+now\s+(?:in\s+)?\w+\s+mode\b",
@@ -269,6 +337,9 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
             "tell telling mention mentioning inform informing notify notifying alert alerting reveal "
             "revealing disclose disclosing bring bringing let letting",
         ),
+        HIGH,
+        _not_about_a_secret,
+        LOW,
     ),
     (
         r"\b(?:do\s+not|don'?t|never)\s+show\s+(?:this\s+|it\s+)?(?:to\s+)?the\s+user\b",
@@ -306,6 +377,7 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
     (
         r"\b(?:add|insert|append|include|embed)\s+(?:a\s+|an\s+)?hidden\b",
         _needs("hidden", "add insert append include embed"),
+        WEAK,
     ),
     (
         r"\bpretend\s+(?:that\s+)?(?:the|this|it|you|to)\b|\b(?:lie\s+to|deceive|mislead)\s+the\s+user\b",
@@ -315,6 +387,7 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
         rf"\bif\s+(?:you\s+are\s+|the\s+user\s+)?ask(?:ed|s)\b{_S}{{0,40}}?\b(?:say|claim|tell\s+(?:them|the\s+user)|"
         r"answer|reply|respond)\s+(?:that\s+)?(?:it|this|you)\b",
         _needs("asked asks", "say claim tell answer reply respond"),
+        LOW,
     ),
     (
         r"\b(?:secretly|covertly|quietly|discreetly|silently)\s+(?:\w+\s+)?(?:copy|send|forward|upload|read|load|"
@@ -325,9 +398,10 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
     (
         r"<\s*/?\s*(?:important|system[\w-]*|instructions?|admin|hidden|secret|critical|override)\s*>",
         _needs("<", ">"),
+        WEAK,
     ),
     (
-        r"\[\s*/?\s*(?:INST|SYS|SYSTEM)\s*\]|\[\s*(?:important|system|admin)\s*:|<<\s*/?\s*SYS\s*>>",
+        r"\[\s*/?\s*(?-i:INST|SYS|SYSTEM)\s*\]|\[\s*(?:important|system|admin)\s*:|<<\s*/?\s*SYS\s*>>",
         _needs("[ <<", "inst sys system important admin"),
     ),
     (
@@ -337,10 +411,12 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
     (
         r"(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|assistant|instructions?)[ \t]*(?::|\n|$)",
         _needs("#", "system assistant instruction instructions"),
+        LOW,
     ),
     (
         r"<!--.{0,2000}?-->",
         _needs("<!--", "-->"),
+        WEAK,
     ),
     # run-first orchestration: "before using any other tool", "ahead of all other tools"
     (
@@ -351,10 +427,12 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
             "any every all each",
             "tool tools function functions action actions call calls",
         ),
+        LOW,
     ),
     (
         r"\bbefore\s+(?:doing\s+)?anything\s+else\b",
         _needs("before", "anything", "else"),
+        LOW,
     ),
     # the model's own prompt
     (
@@ -378,7 +456,7 @@ _MODEL_DIRECTIVE_PATTERNS: list[tuple[str, _Needs]] = [
     ),
 ]
 
-_SHADOWING_PATTERNS: list[tuple[str, _Needs]] = [
+_SHADOWING_PATTERNS: list[_Pattern] = [
     # "when the send_message tool is used", "if the transfer_funds tool is called"
     (
         rf"\b(?:when(?:ever)?|each\s+time|every\s+time|if|once)\b{_S}{{0,30}}?{_OTHER_TOOL}\s+(?:is|gets|was)\s+"
@@ -467,6 +545,7 @@ _SHADOWING_PATTERNS: list[tuple[str, _Needs]] = [
     (
         r"\bmcp__[A-Za-z0-9-]+__[\w.-]+",
         _needs("mcp"),
+        WEAK,
     ),
     # "all emails must be sent to relay@..."
     (
@@ -480,10 +559,11 @@ _SHADOWING_PATTERNS: list[tuple[str, _Needs]] = [
             "documents request requests",
             "sent forwarded redirected routed delivered copied cc ccd bcc bccd addressed",
         ),
+        HIGH,
     ),
 ]
 
-_SENSITIVE_PATH_PATTERNS: list[tuple[str, _Needs]] = [
+_SENSITIVE_PATH_PATTERNS: list[_Pattern] = [
     (
         r"~/\.ssh\b|\.ssh/|(?<![A-Za-z0-9])id[_ -]?(?:rsa|dsa|ecdsa|ed25519)(?![A-Za-z0-9])"
         r"|\bauthorized_keys\b",
@@ -534,18 +614,133 @@ _INTO_PARAMETER = (
 
 # Secrets, named in prose. Together with a destination in the same sentence they make an exfiltration.
 _SECRET = re.compile(
-    r"\b(?:api[\s_-]?keys?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?tokens?|bearer\s+tokens?|tokens|"
+    r"\b(?:api[\s_-]?keys?|api[\s_-]?tokens?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?tokens?|bearer\s+tokens?|tokens|"
     r"credentials?|passwords?|passphrases?|secrets?|private[\s_-]keys?|ssh\s+keys?|environment\s+variables?|"
     r"env\s+vars?|cookies|session\s+(?:ids?|tokens?)|seed\s+phrases?|recovery\s+phrases?|clipboard|"
     r"(?:every|all|each)\s+(?:of\s+the\s+)?(?:user'?s?\s+|previous\s+)?messages?|conversation|chat\s+history|"
     r"everything\s+the\s+user\s+(?:has\s+)?(?:said|written|typed|asked|shared))\b",
     re.IGNORECASE,
 )
-_EXFILTRATION_PATTERNS: list[tuple[str, _Needs]] = [
+# --- predicates of graded patterns ------------------------------------------------------------------------
+#
+# A graded pattern is of high confidence only where its sentence also says what makes it an attack; the
+# same words without that are what real tools say (a write tool asks for "the full text in 'content'", an
+# API tool for "your API key in 'api_key'", a Slack tool returns "all previous messages").
+
+# Where the data would come from: a file read, the environment, the model's own context.
+_SOURCE = re.compile(
+    r"\b(?:read|open|cat|load|grab|dump|fetch|retrieve|collect|harvest|scrape)\b(?:[^.\n]|\.(?=\S)){0,40}?"
+    r"\b(?:files?|contents?|config(?:uration)?|credentials|keys?|environment|history|secrets?|tokens?)\b"
+    r"|\bcontents?\s+of\b|\b(?:conversation|chat\s+history|system\s+prompt|(?:previous|prior|earlier)\s+messages)\b"
+    r"|\beverything\s+the\s+user\b",
+    _FLAGS,
+)
+# Many secrets at once, or secrets by their variable names.
+_HARVEST = re.compile(
+    r"\b(?:every|all|each|any)\b(?:[^.\n]|\.(?=\S)){0,30}?\b(?:secrets?|keys?|tokens?|credentials?|passwords?|"
+    r"values?|variables?|logins?)\b|\b(?:secrets|credentials|passwords|logins|environment\s+variables|env\s+vars|"
+    r"api\s+keys|access\s+keys|tokens)\b|\b(?:the\s+)?(?:values|output|results)\b|\bwhat\s+(?:it|they)\s+returns?\b"
+    r"|(?-i:\b[A-Z][A-Z0-9]*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD)\b)",
+    _FLAGS,
+)
+# An obligation laid on whoever reads the text, with an act that serves an attacker.
+_OBLIGATION = re.compile(
+    r"\b(?:must|required|requires|shall|mandatory|mandated|obliged|need\s+to|needs\s+to|have\s+to|has\s+to|"
+    r"are\s+to|is\s+to)\b",
+    _FLAGS,
+)
+_SERVING_ACT = re.compile(
+    r"\b(?:forward|copy|copied|include|attach|send|sent|skip|bypass|disable|b?cc|upload|share|override|"
+    r"disclose|paste|submit|approve|pre-?approved|certified|audit|report)\w*",
+    _FLAGS,
+)
+# Other tools put down or forbidden, or this one pushed in their place.
+_DISPARAGEMENT = re.compile(
+    r"\b(?:never|do\s+not|don'?t|must\s+not|should\s+not|stop)\s+(?:\w+\s+){0,3}?(?:use|call|invoke|rely|trust)"
+    r"\w*\b|\b(?:unsafe|insecure|vulnerab\w*|compromised|broken|corrupt\w*|malicious|fabricat\w*|fake|"
+    r"untrustworthy|unreliable)\b|\bonly\s+(?:trustworthy|safe|trusted|reliable)\b|\bignore\s+the\s+rest\b"
+    r"|\b(?:use|call)\s+this\s+(?:tool|one|server)\s+(?:instead|exclusively|for\s+(?:all|every|any))\b"
+    r"|\b(?:route|send|direct)\s+(?:every|all|each|any)\b(?:[^.\n]|\.(?=\S)){0,40}?\bthrough\s+(?:here|this)\b"
+    r"|\bnever\s+again\b|\bwill\s+fail\b",
+    _FLAGS,
+)
+# Addressed to where the user would see it.
+_USER_FACING = re.compile(
+    r"\b(?:user|person|people|chat|conversation|transcript|reply|replies|answer|message|customer)\b", _FLAGS
+)
+# Data put into the call: a parameter, "this field", the value of something, or sent out.
+_INTO_CALL = re.compile(
+    rf"{_INTO_PARAMETER}|\b(?:as\s+the\s+value|value\s+of\s+this|in\s+the\s+(?:request|call)|to\s+this\s+"
+    r"(?:tool|request|call))\b|\b(?:send|forward|upload|post|attach|include|put|pass|supply|copy)\w*\b",
+    _FLAGS,
+)
+_DISPARAGEMENT_WINDOW = 300
+
+
+def _from_a_source(text: str, match: re.Match[str]) -> bool:
+    """The sentence names a secret read from somewhere, a sensitive path, or the model's context."""
+    sentence = _sentence(text, match)
+    return _SOURCE.search(sentence) is not None or any(path.search(sentence) for path in _SENSITIVE_PATHS)
+
+
+def _harvests(text: str, match: re.Match[str]) -> bool:
+    """The sentence takes secrets wholesale (every secret, the values, OPENAI_API_KEY), or from a source."""
+    return _HARVEST.search(_sentence(text, match)) is not None or _from_a_source(text, match)
+
+
+def _obliges(text: str, match: re.Match[str]) -> bool:
+    """The sentence (or the line after a notice's colon) lays an obligation with an act that serves an
+    attacker: forward, copy, include, skip, approve."""
+    sentence = _sentence(text, match)
+    return _OBLIGATION.search(sentence) is not None and _SERVING_ACT.search(sentence) is not None
+
+
+def _disparages(text: str, match: re.Match[str]) -> bool:
+    """Near the match, other tools are forbidden or put down, or this one is pushed in their place."""
+    window = text[max(0, match.start() - _DISPARAGEMENT_WINDOW) : match.end() + _DISPARAGEMENT_WINDOW]
+    return _DISPARAGEMENT.search(window) is not None
+
+
+def _user_facing(text: str, match: re.Match[str]) -> bool:
+    """The sentence is about what the user sees."""
+    return _USER_FACING.search(_sentence(text, match)) is not None
+
+
+def _into_call(text: str, match: re.Match[str]) -> bool:
+    """The sentence puts the data into a call or sends it."""
+    return _INTO_CALL.search(_sentence(text, match)) is not None
+
+
+_STRONG_QUALIFIER = re.compile(
+    r"\b(?:always|also|every|all|secretly|silently|quietly|automatically|as\s+well|too|in\s+addition|"
+    r"each\s+time|every\s+time|everything|mirrored|copies|copy\s+of)\b",
+    _FLAGS,
+)
+
+
+def _sent_to_address_always(text: str) -> re.Match[str] | None:
+    """:func:`_sent_to_address` where the sentence says it happens always, also, or unseen."""
+    for match in _SEND_TO_ADDRESS.finditer(text):
+        if _STRONG_QUALIFIER.search(_sentence_around(text, match.start(), match.end())):
+            return match
+    return None
+
+
+def _secret_from_a_source_into_parameter(text: str) -> re.Match[str] | None:
+    """:func:`_secret_into_parameter` where the secret is read from somewhere or taken wholesale."""
+    for match in _PUT_INTO_PARAMETER.finditer(text):
+        sentence = _sentence_around(text, match.start(), match.end())
+        if _names_a_secret(sentence) and (_from_a_source(text, match) or _HARVEST.search(sentence)):
+            return match
+    return None
+
+
+_EXFILTRATION_PATTERNS: list[_Pattern] = [
     # "bcc: archive@...", "cc them to x@..."
     (
         rf"\b(?:bcc|cc)\b\s*:?\s*(?:\w+\s+){{0,3}}?{_ADDRESS}",
         _needs("bcc cc"),
+        LOW,
     ),
     # "include its contents in the 'notes' parameter", "put its full text here"
     (
@@ -557,6 +752,9 @@ _EXFILTRATION_PATTERNS: list[tuple[str, _Needs]] = [
             "secrets",
             _INTO_PARAMETER_NEEDS,
         ),
+        HIGH,
+        _from_a_source,
+        WEAK,
     ),
     # secrets or environment put into a call
     (
@@ -571,6 +769,9 @@ _EXFILTRATION_PATTERNS: list[tuple[str, _Needs]] = [
             "environment env api apikey apikeys access credentials password passwords secrets private "
             "session",
         ),
+        HIGH,
+        _harvests,
+        WEAK,
     ),
     # the model's own context
     (
@@ -586,10 +787,16 @@ _EXFILTRATION_PATTERNS: list[tuple[str, _Needs]] = [
         r"|\b(?:the\s+user'?s|your|this|our)\s+(?:full\s+|entire\s+|whole\s+|complete\s+)?(?:conversation|chat|"
         r"message)\s+history\b",
         _needs("conversation chat dialog dialogue history"),
+        HIGH,
+        _into_call,
+        WEAK,
     ),
     (
         r"\b(?:every|all|each)\s+(?:of\s+the\s+)?(?:previous|prior|earlier)\s+messages?\b",
         _needs("message messages", "previous prior earlier"),
+        HIGH,
+        _into_call,
+        WEAK,
     ),
     (
         r"\byour\s+(?:\w+\s+)?chain[\s-]of[\s-]thought\b",
@@ -602,17 +809,22 @@ _EXFILTRATION_PATTERNS: list[tuple[str, _Needs]] = [
     (
         rf"{_ADDRESS}\s+(?:in|as|to\s+the)\s+(?:the\s+)?b?cc\b",
         _needs("bcc cc"),
+        LOW,
     ),
     (
         r"\b(?:fill|populate)\s+(?:this|it|this\s+field|this\s+parameter)\s+with\s+(?:the\s+)?(?:\w+\s+){0,2}?"
         r"(?:contents?|text|output|values?|data)\s+of\b",
         _needs("fill populate", "with", "content contents text output value values data"),
+        HIGH,
+        _from_a_source,
+        WEAK,
     ),
     # an extra recipient: "invite x@... as well", "always cc x@..."
     (
         rf"\b(?:invite|add|include|cc|bcc|copy)\s+(?:\w+\s+){{0,2}}?{_ADDRESS}{_S}{{0,40}}?\b(?:as\s+well|too|also|"
         r"always|every|each)\b",
         _needs("invite add include cc bcc copy", "well too also always every each"),
+        LOW,
     ),
     # credential phishing through the model
     (
@@ -620,6 +832,7 @@ _EXFILTRATION_PATTERNS: list[tuple[str, _Needs]] = [
         r"(?:their|his|her|the|your)\s+(?:\w+\s+)?(?:password|passphrase|recovery\s+phrase|seed\s+phrase|"
         r"private\s+key|2fa|otp|one-time\s+(?:code|password)|mnemonic)\b",
         _needs("ask", "password passphrase phrase key 2fa otp code mnemonic"),
+        LOW,
     ),
     # data smuggled into the URLs the model fetches
     (
@@ -631,6 +844,7 @@ _EXFILTRATION_PATTERNS: list[tuple[str, _Needs]] = [
     (
         r"\b(?:curl|wget|ncat|netcat|Invoke-WebRequest)\b[^\n]{0,120}?(?:https?://|\b\d{1,3}(?:\.\d{1,3}){3}\b)",
         _needs("curl wget ncat netcat invoke"),
+        WEAK,
     ),
     # markdown image whose URL carries a placeholder for data
     (
@@ -669,7 +883,7 @@ _PUT_INTO_PARAMETER_NEEDS = _needs(
 
 _Check = Callable[[str], re.Match[str] | None]
 # A finding before it is given its field: (rule, found in decoded text, excerpt).
-_Hit = tuple[str, bool, str]
+_Hit = tuple[str, bool, str, Confidence]
 
 
 def _compile(patterns: Iterable[str]) -> list[re.Pattern[str]]:
@@ -679,7 +893,7 @@ def _compile(patterns: Iterable[str]) -> list[re.Pattern[str]]:
     ]
 
 
-_SENSITIVE_PATHS = _compile(pattern for pattern, _ in _SENSITIVE_PATH_PATTERNS)
+_SENSITIVE_PATHS = _compile(pattern[0] for pattern in _SENSITIVE_PATH_PATTERNS)
 _SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
 _SENTENCE_LOOKBACK = 400
 
@@ -712,53 +926,3 @@ def _secret_into_parameter(text: str) -> re.Match[str] | None:
         if _names_a_secret(_sentence_around(text, match.start(), match.end())):
             return match
     return None
-
-
-def _searches(patterns: Sequence[tuple[str, _Needs]]) -> list[tuple[_Check, _Needs]]:
-    compiled = _compile(pattern for pattern, _ in patterns)
-    return [(regex.search, needs) for regex, (_, needs) in zip(compiled, patterns, strict=True)]
-
-
-_TEXT_RULES: Final[list[tuple[str, list[tuple[_Check, _Needs]]]]] = [
-    (MODEL_DIRECTIVE, _searches(_MODEL_DIRECTIVE_PATTERNS)),
-    (SHADOWING, _searches(_SHADOWING_PATTERNS)),
-    (SENSITIVE_PATH, _searches(_SENSITIVE_PATH_PATTERNS)),
-    (
-        EXFILTRATION,
-        [
-            *_searches(_EXFILTRATION_PATTERNS),
-            # Each function only returns a match of its regex, so the regex's triggers are the function's.
-            (_sent_to_address, _needs(_SEND_VERBS)),
-            (_secret_into_parameter, _PUT_INTO_PARAMETER_NEEDS),
-        ],
-    ),
-]
-
-# Every check with its rule, in the order the rules are tried; a check's number is its index here.
-_CHECKS: Final[list[tuple[str, _Check]]] = [
-    (rule, check) for rule, checks in _TEXT_RULES for check, _ in checks
-]
-
-
-_PREFILTER: Final = _Prefilter([needs for _, checks in _TEXT_RULES for _, needs in checks])
-
-
-_EVERY_CHECK: Final = range(len(_CHECKS))
-
-
-def _checks_for(text: str, *, prefilter: bool) -> Sequence[int]:
-    """The checks to run on ``text``: those the prefilter lets through, or all of them."""
-    return _PREFILTER.runnable(text) if prefilter else _EVERY_CHECK
-
-
-def _text_matches(text: str, checks: Sequence[int]) -> Iterator[tuple[str, re.Match[str]]]:
-    """Yield (rule, first match) for every textual rule that ``text`` triggers, running only ``checks``."""
-    matched: set[str] = set()
-    for number in checks:
-        rule, check = _CHECKS[number]
-        if rule in matched:
-            continue
-        match = check(text)
-        if match is not None:
-            matched.add(rule)
-            yield rule, match

@@ -72,15 +72,19 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, Literal
 
+from mcp_troupe.policy._injection_checks import _checks_for, _text_matches
 from mcp_troupe.policy._injection_encoded import _blob_hits
 from mcp_troupe.policy._injection_rules import (
+    EXFILTRATION,
+    HIGH,
     INVISIBLE_UNICODE,
+    LOW,
     RULES,
-    _checks_for,
+    WEAK,
+    Confidence,
     _Hit,
-    _text_matches,
 )
 from mcp_troupe.policy._injection_text import (
     _EXCERPT_MAX,
@@ -94,8 +98,11 @@ from mcp_troupe.policy.schema import MAX_DEPTH, MAX_NODES, child_schemas
 
 __all__ = [
     "RULES",
+    "Confidence",
     "Finding",
+    "Verdict",
     "banner",
+    "grade",
     "scan_text",
     "scan_tool",
     "wrap_untrusted",
@@ -114,11 +121,16 @@ class Finding:
     rule: str
     field: str
     excerpt: str
+    confidence: Confidence = HIGH
+    """``high``: the text says what an attack says, with no innocent reading; ``low``: it looks like one, but
+    real tools say it too (see :func:`grade`)."""
 
 
 # --- scanning ---------------------------------------------------------------------------------------------
 
 _NAME_SEPARATORS = re.compile(r"[_-]+")
+_RANK: Final[dict[str, int]] = {WEAK: 0, LOW: 1, HIGH: 2}
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def _hits(text: str, *, is_name: bool, prefilter: bool) -> list[_Hit]:
@@ -131,7 +143,10 @@ def _hits(text: str, *, is_name: bool, prefilter: bool) -> list[_Hit]:
         hidden = _decoded_tags(text)
         if hidden:
             excerpt += f" [tag characters spell: {_escape(hidden[:_EXCERPT_MAX])!r}]"
-        hits.append((INVISIBLE_UNICODE, False, excerpt))
+        # Text spelled in tag characters, or reordered by bidi controls, has no innocent use in a tool
+        # definition; a stray zero-width space or control character does (copied from a web page).
+        is_deliberate = bool(hidden) or _BIDI_CONTROLS.search(text) is not None
+        hits.append((INVISIBLE_UNICODE, False, excerpt, HIGH if is_deliberate else LOW))
 
     # ASCII text without invisible characters is its own normal form.
     readable = text if not invisible and text.isascii() else _normalise(text)
@@ -144,28 +159,62 @@ def _hits(text: str, *, is_name: bool, prefilter: bool) -> list[_Hit]:
     # The checks for `readable` serve `spaced` too: _ and - are not part of a trigger word, so both have the
     # same words, and a fragment in `spaced` (none holds a space) was in `readable` already.
     checks = _checks_for(readable, prefilter=prefilter)
+    if is_name and len(variants) > 1:
+        order = _sentence_like_name(variants[1])
+        if order is not None:
+            hits.append((EXFILTRATION, False, _excerpt(readable, 0, len(readable)), order))
     for variant in variants:
-        for rule, match in _text_matches(variant, checks):
-            hits.append((rule, False, _excerpt(variant, match.start(), match.end())))
+        for rule, match, confidence in _text_matches(variant, checks):
+            hits.append((rule, False, _excerpt(variant, match.start(), match.end()), confidence))
     hits.extend(_blob_hits(readable, prefilter=prefilter))
     return _unique(hits)
 
 
+# A property name that is a sentence asking for a secret (full-schema poisoning: the name is the order).
+_NAME_VERBS: Final = frozenset(
+    ("pass", "paste", "send", "dump", "copy", "include", "insert", "attach", "provide", "give", "put")
+)
+_NAME_WHOLE: Final = frozenset(("here", "verbatim", "full", "entire", "whole", "raw", "contents", "content"))
+_NAME_SECRETS: Final = frozenset(
+    (
+        *("ssh", "rsa", "ed25519", "env", "credentials", "credential", "key", "keys", "token", "tokens"),
+        *("secret", "secrets", "password", "passwords", "prompt", "history", "chat", "conversation"),
+        *("private", "kube", "kubeconfig", "aws", "gcloud", "cookie", "cookies", "netrc", "mnemonic", "seed"),
+    )
+)
+
+
+def _sentence_like_name(spaced: str) -> Confidence | None:
+    """HIGH for a name that is an order for a secret: ``pass_aws_credentials_here``,
+    ``content_from_reading_ssh_id_rsa``, ``contents_of_env_file_required``. Ordinary names of secret-handling
+    tools (``ssh_key_path``, ``private_key_contents``, ``include_private_key``) are not."""
+    words = frozenset(spaced.lower().split())
+    if not words & _NAME_SECRETS:
+        return None
+    count = len(spaced.split())
+    if words & _NAME_VERBS and (count >= 4 or words & _NAME_WHOLE):
+        return HIGH
+    if count >= 4 and words & {"contents", "content"} and words & {"of", "from"}:
+        return HIGH
+    return None
+
+
 def _unique(hits: Iterable[_Hit]) -> list[_Hit]:
-    """Keep the first hit of each (rule, in decoded text or not): one finding per (rule, field)."""
-    seen: set[tuple[str, bool]] = set()
-    kept = []
+    """One hit per (rule, in decoded text or not), so one finding per (rule, field): the first of the
+    highest confidence."""
+    kept: dict[tuple[str, bool], _Hit] = {}
     for hit in hits:
         key = (hit[0], hit[1])
-        if key not in seen:
-            seen.add(key)
-            kept.append(hit)
-    return kept
+        previous = kept.get(key)
+        if previous is None or _RANK[hit[3]] > _RANK[previous[3]]:
+            kept[key] = hit
+    return list(kept.values())
 
 
 def _findings(hits: Iterable[_Hit], field: str) -> list[Finding]:
     return [
-        Finding(rule, f"{field} (decoded)" if decoded else field, excerpt) for rule, decoded, excerpt in hits
+        Finding(rule, f"{field} (decoded)" if decoded else field, excerpt, confidence)
+        for rule, decoded, excerpt, confidence in hits
     ]
 
 
@@ -296,6 +345,34 @@ def _scan_tool(
             for field, text, is_name in _schema_strings(schema, root):
                 findings += scan(text, field, is_name)
     return findings
+
+
+# --- grading ----------------------------------------------------------------------------------------------
+
+Verdict = Literal["clean", "withhold", "block"]
+"""What the findings of one tool amount to: nothing, a tool to keep from the model until an operator has
+reviewed it, or one to reject outright."""
+
+# Every rule can corroborate another: an attack needs an order *and* a payload (a path, a destination,
+# another tool to bend, hidden characters), and real tools rarely say both by accident.
+_RULE_IDS: Final = frozenset(RULES)
+
+
+def grade(findings: Sequence[Finding]) -> Verdict:
+    """Grade one tool's findings (from :func:`scan_tool`) into what to do with the tool.
+
+    ``block`` when a finding is of high confidence, or when a low finding is corroborated by a finding of
+    another rule; ``withhold`` when there are low findings of one rule only, or weak findings of two rules or
+    more; ``clean`` when there is nothing, or weak findings of one rule only (a tool about SSH keys names
+    ``~/.ssh``: that alone says nothing). Findings of a ``clean`` tool are still kept as warnings.
+    """
+    confidences = {finding.confidence for finding in findings}
+    rules = {finding.rule for finding in findings} & _RULE_IDS
+    if HIGH in confidences:
+        return "block"
+    if LOW in confidences:
+        return "block" if len(rules) >= 2 else "withhold"
+    return "withhold" if len(rules) >= 2 else "clean"
 
 
 # --- banner -----------------------------------------------------------------------------------------------
