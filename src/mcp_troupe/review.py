@@ -113,22 +113,20 @@ class ReviewEntry:
             status = data["status"]
             if status not in ("pending", "released", "kept"):
                 raise ValueError(f"status {status!r}")
-            findings = tuple(
-                Finding(
-                    str(f["rule"]),
-                    str(f["field"]),
-                    str(f["excerpt"]),
-                    "high" if f["confidence"] == "high" else "low",
-                )
-                for f in data["findings"]
-            )
+            findings = []
+            for item in data["findings"]:
+                confidence = item["confidence"]
+                if confidence not in ("high", "low", "weak"):
+                    raise ValueError(f"confidence {confidence!r}")
+                rule, where, excerpt = str(item["rule"]), str(item["field"]), str(item["excerpt"])
+                findings.append(Finding(rule, where, excerpt, confidence))
             decided = data.get("decided_at")
             return cls(
                 server=str(data["server"]),
                 tool=str(data["tool"]),
                 fingerprint=str(data["fingerprint"]),
                 status=status,
-                findings=findings,
+                findings=tuple(findings),
                 description=str(data.get("description", "")),
                 first_seen=float(data.get("first_seen", 0.0)),
                 decided_at=float(decided) if decided is not None else None,

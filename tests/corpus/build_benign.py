@@ -892,9 +892,9 @@ def _write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
         "about": (
             "Real MCP tool definitions, listed with tools/list by tests/corpus/build_benign.py from the npm "
             "and PyPI packages in 'packages' (started over stdio with placeholder credentials). They measure "
-            "the false-positive rate of mcp_troupe.policy.injection (tests/unit/test_injection_corpus.py). The "
-            "text is quoted as test data and belongs to the packages' authors. Do not edit entries to make a "
-            "test pass: tune the rules."
+            "the false-positive rate of mcp_troupe.policy.injection (tests/unit/test_injection_corpus.py). "
+            "The text is quoted as test data and belongs to the packages' authors. Do not edit entries to "
+            "make a test pass: tune the rules."
         ),
         "built": time.strftime("%Y-%m-%d"),
         "packages": packages,

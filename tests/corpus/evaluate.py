@@ -26,6 +26,7 @@ from mcp_troupe.policy.injection import Finding, Verdict, grade, scan_tool
 CORPUS = Path(__file__).resolve().parent
 HELD_OUT = "held-out"
 TUNING = "tuning"
+TUNING_2 = "tuning-2"
 
 
 @cache
@@ -40,15 +41,31 @@ def load(name: str) -> dict[str, Any]:
     return document
 
 
-def benign_split(package: str) -> str:
-    """Half the packages, by a hash of the name, are held out; a package's tools are never split."""
+@cache
+def _seen_packages() -> frozenset[str]:
+    lines = (CORPUS / "benign_seen_packages.txt").read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def first_split(package: str) -> str:
+    """The first split: half the packages, by a hash of the name (measured once, then tuned on)."""
     return HELD_OUT if hashlib.sha256(f"split:{package}".encode()).digest()[0] < 128 else TUNING
+
+
+def benign_split(registry: str, package: str) -> str:
+    """``held-out`` for the packages built after the first measurement, else the first split's side
+    (``tuning`` or ``tuning-2``). A package's tools are never split."""
+    if f"{registry}:{package}" not in _seen_packages():
+        return HELD_OUT
+    return TUNING if first_split(package) == TUNING else TUNING_2
 
 
 def benign_tools(split: str = "all") -> list[dict[str, Any]]:
     """The real definitions of ``split`` (or all of them), each with its package and registry."""
     tools: list[dict[str, Any]] = load("benign_real.json")["tools"]
-    return [tool for tool in tools if split == "all" or benign_split(tool["package"]) == split]
+    return [
+        tool for tool in tools if split == "all" or benign_split(tool["registry"], tool["package"]) == split
+    ]
 
 
 def poisoned_tools(split: str = "all") -> list[dict[str, Any]]:
@@ -97,7 +114,8 @@ def rates(verdicts: Iterable[Verdict]) -> Rates:
 
 def _line(label: str, measured: Rates) -> str:
     return (
-        f"{label:<34} {measured.total:>5}  caught {measured.caught:>4} ({measured.share(measured.caught):6.1%})"
+        f"{label:<34} {measured.total:>5}"
+        f"  caught {measured.caught:>4} ({measured.share(measured.caught):6.1%})"
         f"  blocked {measured.blocked:>4} ({measured.share(measured.blocked):6.1%})"
         f"  withheld {measured.withheld:>4} ({measured.share(measured.withheld):6.1%})"
     )
@@ -135,7 +153,7 @@ def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", choices=(HELD_OUT, TUNING, "all"), default=HELD_OUT)
+    parser.add_argument("--split", choices=(HELD_OUT, TUNING, TUNING_2, "all"), default=HELD_OUT)
     parser.add_argument(
         "--show-benign", action="store_true", help="list the benign tools kept from the model"
     )

@@ -1,6 +1,7 @@
 """Every check of the textual injection rules, with its trigger words and its confidence, and the prefilter.
 
-Private to :mod:`mcp_troupe.policy.injection`. The patterns live in ``_injection_rules`` (phrases) and
+Private to :mod:`mcp_troupe.policy.injection`. The patterns live in ``_injection_directives`` and
+``_injection_rules`` (phrases) and
 ``_injection_shapes`` (social-engineering shapes); this module turns them into numbered checks.
 """
 
@@ -10,10 +11,10 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Final
 
+from mcp_troupe.policy._injection_directives import _MODEL_DIRECTIVE_PATTERNS
 from mcp_troupe.policy._injection_prefilter import _Needs, _needs, _Prefilter
 from mcp_troupe.policy._injection_rules import (
     _EXFILTRATION_PATTERNS,
-    _MODEL_DIRECTIVE_PATTERNS,
     _PUT_INTO_PARAMETER_NEEDS,
     _SEND_VERBS,
     _SENSITIVE_PATH_PATTERNS,
@@ -28,12 +29,14 @@ from mcp_troupe.policy._injection_rules import (
     Confidence,
     _Check,
     _compile,
+    _moves_it,
     _Pattern,
     _Predicate,
     _secret_from_a_source_into_parameter,
     _secret_into_parameter,
     _sent_to_address,
     _sent_to_address_always,
+    _someones_secret_into_parameter,
 )
 from mcp_troupe.policy._injection_shapes import (
     EXFILTRATION_SHAPES,
@@ -45,19 +48,51 @@ _RANK: Final[dict[str, int]] = {WEAK: 0, LOW: 1, HIGH: 2}
 
 
 class _Accepted:
-    """A check: the first match of ``regex`` that ``predicate`` accepts (a graded pattern's strong half)."""
+    """A check: the first match of ``regex`` that ``predicate`` accepts (a graded pattern's strong half).
 
-    __slots__ = ("predicate", "regex")
+    It remembers the regex's first match in the last text it searched, so that the pattern's weaker half
+    (:class:`_Fallback`, run next on the same text) need not search again.
+    """
+
+    __slots__ = ("_last", "predicate", "regex")
 
     def __init__(self, regex: re.Pattern[str], predicate: _Predicate) -> None:
         self.regex = regex
         self.predicate = predicate
+        self._last: tuple[str, re.Match[str] | None] | None = None
 
     def __call__(self, text: str) -> re.Match[str] | None:
+        first: re.Match[str] | None = None
+        accepted: re.Match[str] | None = None
         for match in self.regex.finditer(text):
+            if first is None:
+                first = match
             if self.predicate(text, match):
-                return match
-        return None
+                accepted = match
+                break
+        # One tuple, assigned at once: a scan on another thread sees this one or its own, never a mix.
+        self._last = (text, first)
+        return accepted
+
+    def first_match(self, text: str) -> re.Match[str] | None:
+        """The regex's first match in ``text``: remembered from the last call when it was on this text."""
+        last = self._last
+        if last is not None and last[0] is text:
+            return last[1]
+        return self.regex.search(text)
+
+
+class _Fallback:
+    """A check: the first match of a graded pattern's regex (its weaker half), reusing :class:`_Accepted`."""
+
+    __slots__ = ("accepted", "regex")
+
+    def __init__(self, accepted: _Accepted) -> None:
+        self.accepted = accepted
+        self.regex = accepted.regex
+
+    def __call__(self, text: str) -> re.Match[str] | None:
+        return self.accepted.first_match(text)
 
 
 def _expand(patterns: Sequence[_Pattern], default: Confidence) -> list[tuple[_Check, _Needs, Confidence]]:
@@ -70,9 +105,10 @@ def _expand(patterns: Sequence[_Pattern], default: Confidence) -> list[tuple[_Ch
             checks.append((regex.search, pattern[1], pattern[2]))
         else:
             _, needs, confidence, predicate, fallback = pattern
-            checks.append((_Accepted(regex, predicate), needs, confidence))
+            accepted = _Accepted(regex, predicate)
+            checks.append((accepted, needs, confidence))
             if fallback is not None:
-                checks.append((regex.search, needs, fallback))
+                checks.append((_Fallback(accepted), needs, fallback))
     return checks
 
 
@@ -80,15 +116,22 @@ _GRADED_RULES: Final[list[tuple[str, list[tuple[_Check, _Needs, Confidence]]]]] 
     (MODEL_DIRECTIVE, _expand([*_MODEL_DIRECTIVE_PATTERNS, *MODEL_DIRECTIVE_SHAPES], HIGH)),
     (SHADOWING, _expand([*_SHADOWING_PATTERNS, *SHADOWING_SHAPES], LOW)),
     # A secret's path alone is what SSH-key and secret-scanning tools are about: it only corroborates.
-    (SENSITIVE_PATH, _expand(_SENSITIVE_PATH_PATTERNS, WEAK)),
+    # It is low when its sentence also moves it somewhere ("include ~/.ssh/config in your reply").
+    (
+        SENSITIVE_PATH,
+        _expand(
+            [(pattern[0], pattern[1], LOW, _moves_it, WEAK) for pattern in _SENSITIVE_PATH_PATTERNS], WEAK
+        ),
+    ),
     (
         EXFILTRATION,
         [
             *_expand([*_EXFILTRATION_PATTERNS, *EXFILTRATION_SHAPES], HIGH),
             # Each function only returns a match of its regex, so the regex's triggers are the function's.
             (_sent_to_address_always, _needs(_SEND_VERBS), HIGH),
-            (_sent_to_address, _needs(_SEND_VERBS), WEAK),
+            (_sent_to_address, _needs(_SEND_VERBS), HIGH),
             (_secret_from_a_source_into_parameter, _PUT_INTO_PARAMETER_NEEDS, HIGH),
+            (_someones_secret_into_parameter, _PUT_INTO_PARAMETER_NEEDS, HIGH),
             (_secret_into_parameter, _PUT_INTO_PARAMETER_NEEDS, WEAK),
         ],
     ),

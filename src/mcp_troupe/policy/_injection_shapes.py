@@ -34,7 +34,9 @@ from mcp_troupe.policy._injection_rules import (
     _from_a_source,
     _harvests,
     _into_call,
+    _names_a_path_or_private_key,
     _names_a_secret_near,
+    _names_a_tool_or_target,
     _obliges,
     _Pattern,
     _user_facing,
@@ -59,6 +61,26 @@ _AUTHORITY_UNITS: Final = (
 )
 
 MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
+    (
+        r"\byour\s+(?:\w+\s+)?(?:instructions|guidelines|directives|orders)\s+(?:have|has)\s+(?:changed|been\s+"
+        r"(?:updated|replaced|changed|revoked|superseded))\b",
+        _needs("your", "instructions guidelines directives orders", "changed been"),
+    ),
+    (
+        r"\bsay\s+nothing\s+(?:about|of)\b|\b(?:leave|keep)\s+(?:it|this|that|them)\s+out\s+of\s+(?:\w+\s+){0,3}?"
+        r"(?:you\s+say|your\s+(?:reply|replies|answer|answers|response|responses|message|messages))\b",
+        _needs("say leave keep", "nothing out"),
+    ),
+    (
+        r"\bthe\s+(?:user|person|customer|human)\s+(?:must|should|need|may)\s+(?:not|never)\s+(?:find\s+out|learn|"
+        r"discover|reali[sz]e|notice|know|see|hear|be\s+told)\b",
+        _needs("user person customer human", "must should need may", "not never"),
+    ),
+    (
+        rf"\bif\s+(?:the\s+user|they|you\s+are|anyone|someone)\s+asks?\b{_S}{{0,60}}?\b(?:just|simply|only)\s+"
+        r"(?:say|claim|tell\s+them|reply|answer|respond)\b",
+        _needs("if", "ask asks", "just simply only"),
+    ),
     # authority notices
     (
         r"\b(?:mandatory|compliance|official|security|legal|corporate|urgent|critical|regulatory)\s+"
@@ -72,7 +94,8 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
         LOW,
     ),
     (
-        r"\b(?:notice|message|order|directive|instruction|mandate|memo|request)s?\s+(?:from|by|issued\s+by|on\s+"
+        r"\b(?:notice|message|order|directive|instruction|mandate|memo|request)s?\s+(?:to\s+(?:all\s+)?(?:ai\s+)?"
+        r"(?:agents|assistants|models)\s+)?(?:from|by|issued\s+by|on\s+"
         rf"behalf\s+of)\s+(?:the\s+)?(?:\w+\s+){{0,2}}?{_AUTHORITY_UNITS}\b",
         _needs(
             "notice notices message messages order orders directive directives instruction instructions "
@@ -115,7 +138,7 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
             "notice message note instruction instructions memo attention",
             "agents assistants models llms",
         ),
-        LOW,
+        WEAK,
     ),
     (
         r"\b(?:has|have)\s+(?:mandated|ordered|required|directed)\s+that\s+(?:all\s+)?(?:ai\s+)?(?:assistants|"
@@ -183,12 +206,9 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     # hiding the tool's output from the user
     (
         r"\b(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:\w+\s+){0,2}?(?:display|show|echo|print|relay|"
-        r"surface|expose|repeat|quote|share|present|read\s+out)\w*\s+(?:\w+\s+){0,4}?(?:outputs?|results?|"
+        r"surface|expose|repeat|quote|share|present|read\s+out)\w*,?\s+(?:[\w,]+\s+){0,4}?(?:outputs?|results?|"
         r"responses?|returned\s+data|raw\s+data|what\s+(?:comes\s+back|it\s+returns|the\s+tool\s+returns))\b",
         _needs(
-            "display show echo print relay surface expose repeat quote share present read displays shows "
-            "echoes prints relays surfaces exposes repeats quotes shares presents displaying showing echoing "
-            "printing relaying surfacing exposing repeating quoting sharing presenting",
             "output outputs result results response responses returned raw what",
         ),
         HIGH,
@@ -326,6 +346,47 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
 ]
 
 SHADOWING_SHAPES: Final[list[_Pattern]] = [
+    (
+        r"\b(?:from|on|of)\s+(?:an?\s+)?(?:other|another|different)\s+(?:mcp\s+)?server\b"
+        rf"{_S}{{0,60}}?\b(?:replaced|changed|redirected|swapped|overridden|rewritten|set\s+to|routed)\b",
+        _needs(
+            "other another different",
+            "server",
+            "replaced changed redirected swapped overridden rewritten set routed",
+        ),
+    ),
+    (
+        r"\b(?:when(?:ever)?|each\s+time|every\s+time|before|after)\s+(?:the\s+)?(?:agent|assistant|model|ai|llm)\s+"
+        rf"(?:calls?|uses?|invokes?|runs?)\s+{_OTHER_TOOL}",
+        _needs(
+            "when whenever time before after",
+            "agent assistant model ai llm",
+            "call calls use uses invoke invokes run runs",
+        ),
+    ),
+    (
+        rf"\b(?:with|via|through|using|by)\s+{_OTHER_TOOL}\s+(?:need|needs|must|should|have\s+to|has\s+to)\b",
+        _needs("with via through using by", "need needs must should have has"),
+        LOW,
+        _names_a_tool_or_target,
+        WEAK,
+    ),
+    (
+        r"\b(?:must|should|may)\s+(?:not|never)\s+be\s+(?:used|called|invoked|trusted)\b"
+        r"|\bits\s+successor\b|\bthis\s+(?:tool\s+)?is\s+(?:its|the)\s+(?:official\s+)?(?:successor|replacement)\b",
+        _needs("must should may successor", "not never used called invoked trusted its this"),
+        HIGH,
+        _disparages,
+        WEAK,
+    ),
+    (
+        r"\b(?:newer|sanctioned|official|approved|updated|improved|maintained)\s+(?:\w+\s+)?(?:version|fork|edition)\s+"
+        rf"of\s+{_OTHER_TOOL}",
+        _needs("newer sanctioned official approved updated improved maintained", "version fork edition"),
+        HIGH,
+        _disparages,
+        WEAK,
+    ),
     # another tool declared deprecated, replaced, or untrustworthy; high when it is also forbidden or put down
     (
         r"\b(?:replacement|successor|substitute|drop-in|upgrade)\s+(?:for|of|to)\s+(?:the\s+)?(?:deprecated\s+|"
@@ -361,12 +422,11 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
         r"on|trust)\w*\s+(?:the\s+)?(?:old|original|previous|legacy|deprecated|competing|other|alternative|rival)\b",
         _needs(
             "not don dont never stop",
-            "use using uses call calling calls invoke invoking invokes rely trust trusting",
             "old original previous legacy deprecated competing other alternative rival",
         ),
         HIGH,
         _disparages,
-        LOW,
+        WEAK,
     ),
     # preference manipulation
     (
@@ -398,7 +458,9 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
         r"\b(?:ignore|disregard|never\s+use|avoid)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:rest|others|other\s+(?:tools|"
         r"servers|options)|competing\s+tools|alternatives)\b",
         _needs("ignore disregard never avoid", "rest others other competing alternatives"),
-        LOW,
+        HIGH,
+        _disparages,
+        WEAK,
     ),
     # redirected payments
     (
@@ -451,6 +513,26 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
 ]
 
 EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
+    (
+        r"\b(?:the\s+|this\s+|expected\s+|its\s+)?value\s+(?:must|should|shall|has\s+to|needs\s+to)\s+be\b"
+        r"|\bexpected\s+value\s*:|\bas\s+(?:this|the)\s+(?:argument|parameter|field)'?s?\s+value\b|\bas\s+its\s+value\b",
+        _needs("value"),
+        HIGH,
+        _names_a_path_or_private_key,
+        None,
+    ),
+    (
+        r"\b(?:ask|request|prompt|have|get)\s+(?:the\s+user|the\s+person|them|the\s+customer|the\s+account\s+holder)"
+        rf"\b{_S}{{0,60}}?\b(?:password|passphrase|pin|otp|2fa|mfa|backup\s+codes?|recovery\s+(?:phrase|codes?)|seed\s+"
+        r"phrase|mnemonic|private\s+key|personal\s+access\s+token|cvv|card\s+number|security\s+code)\b",
+        _needs(
+            "ask request prompt have get",
+            "password passphrase pin otp 2fa mfa codes code phrase mnemonic key token cvv number",
+        ),
+        HIGH,
+        _into_call,
+        LOW,
+    ),
     # hidden and extra recipients
     (
         rf"{_ADDRESS}{_S}{{0,40}}?\bas\s+(?:an?\s+)?(?:hidden|blind|silent|secret|extra|additional|invisible)\s+"
@@ -478,8 +560,6 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
         rf"\b(?:route|relay|proxy|funnel|pass)\w*\b{_S}{{0,60}}?\b(?:through|via)\s+(?:the\s+)?(?:\w+\s+)?"
         rf"{_ADDRESS}",
         _needs(
-            "route routes routed routing relay relays relayed relaying proxy proxies proxied proxying funnel "
-            "funnels funneled funnelled pass passes passed passing",
             "through via",
         ),
         LOW,
@@ -514,10 +594,6 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
         rf"{_S}{{0,80}}?\b(?:in|into|to|as|inside)\s+(?:the\s+|a\s+|each\s+|every\s+)?(?:\w+\s+)?(?:query\s+"
         r"(?:parameter|string|param)s?|url\s+(?:parameter|param)s?|request\s+urls?|links?|urls?)\b",
         _needs(
-            "encode append add put include insert attach embed stuff smuggle carry encodes encoded encoding "
-            "appends appended appending adds added adding puts putting includes included including inserts "
-            "inserted inserting attaches attached attaching embeds embedded embedding stuffs stuffed "
-            "stuffing smuggles smuggled smuggling carries carried carrying carry",
             "query url request link links urls",
         ),
         HIGH,
@@ -548,17 +624,12 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
     ),
     # secrets tools chained into this one
     (
-        r"\b(?:call|invoke|run|use|query|execute)\s+(?:the\s+)?[`'\"]?[\w.-]*(?:secret|vault|credential|password|"
+        r"\b(?:call|invoke|run|use|query|execute)\s+(?:the\s+)?(?:[\w.-]+\s+and\s+)?[`'\"]?[\w.-]*(?:secret|vault|credential|password|"
         r"passwd|token|keychain|keyring|1password|bitwarden|lastpass|access[_-]?key|api[_-]?key|env|environment|"
         rf"login)[\w.-]*[`'\"]?(?:\s+(?:tool|function|server))?{_S}{{0,120}}?\b(?:pass|forward|include|supply|"
         r"send|copy|attach|put|append|hand|provide|submit|paste|add)\w*\b",
         _needs(
             "call invoke run use query execute",
-            "pass passes passing forward forwards forwarding include includes including supply supplies "
-            "supplying send sends sending copy copies copying attach attaches attaching put puts putting "
-            "append appends appending hand hands handing provide provides providing submit submits "
-            "submitting paste pastes pasting add adds adding passed forwarded included supplied sent copied "
-            "attached appended handed provided submitted pasted added",
         ),
         HIGH,
         _harvests,
@@ -642,7 +713,7 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
     (
         r"\b(?:retry|call\s+(?:it\s+)?again|try\s+(?:it\s+)?(?:once\s+more|again)|resend(?:\s+the\s+request)?|"
         rf"re-?run|second\s+call)\b{_S}{{0,60}}?\b(?:with|carry|carrying|containing|including)\s+(?:the\s+)?"
-        r"(?:\w+\s+){0,3}?(?:contents?|text|password|token|key|credentials?|secrets?|cookie|env|file|private)\b",
+        r"(?:\S+\s+){0,3}?(?:contents?|text|password|token|key|credentials?|secrets?|cookie|env|file|private)\b",
         _needs(
             "retry call try resend rerun run second",
             "with carry carrying containing including",

@@ -105,8 +105,9 @@ def evaluate_tool(
     findings = checks.findings
     if findings:
         reason = _describe(list(findings))
-        if security_policy == "block" and trust != "trusted":
-            if grade(findings) == "block":
+        graded = grade(findings)
+        if security_policy == "block" and trust != "trusted" and graded != "clean":
+            if graded == "block":
                 return ToolVerdict(rejected=reason, risk=risk, fingerprint=digest, findings=findings)
             return ToolVerdict(
                 rejected=None, risk=risk, fingerprint=digest, withheld=reason, findings=findings

@@ -55,15 +55,25 @@ exactly those of running every pattern; the tests hold the two equal on the corp
 and check every pattern's triggers against texts made to match it. Results for the short strings of tool
 definitions are cached, since many tools share property names and descriptions.
 
-The rules were tuned on two labelled corpora in ``tests/corpus`` (real descriptions from the reference and
-popular servers, and poisoned ones modelled on published attacks); ``tests/unit/test_injection_corpus.py``
-measures detection and false positives. A scanner of this kind is a tripwire, not a proof: it catches the
-known shapes of an attack and misses new wordings (see ``docs/security.md`` for the measured rates), so the
-approval flow and the fingerprints stay in force whatever it says.
+Every finding has a *confidence*: ``high`` (what an attack says, with no innocent reading), ``low`` (looks
+like one, but real tools say it too) or ``weak`` (only counts with another finding: a secret's path in a tool
+about SSH keys). Many patterns are *graded*: high when their sentence also says what makes them an attack (a
+source of secrets, a destination, an obligation, another tool put down), weaker otherwise. :func:`grade`
+turns one tool's findings into ``block``, ``withhold`` (kept from the model until an operator reviews it, see
+:mod:`mcp_troupe.review`) or ``clean``. The phrase patterns live in ``_injection_rules``, the
+social-engineering shapes in ``_injection_shapes``, the numbered checks and the prefilter in
+``_injection_checks``, normalisation in ``_injection_text`` and encoded payloads in ``_injection_encoded``.
 
-What happens on a match is the caller's decision (``tools.mcpSecurityPolicy``: ``block`` rejects the tool,
-``warn`` registers it; both log the findings). External text (resource bodies, prompt messages) is never
-dropped: :func:`wrap_untrusted` puts a :func:`banner` in front of it instead.
+The rules are measured on labelled corpora in ``tests/corpus`` (thousands of real definitions listed from
+npm and PyPI servers, and poisoned ones of 25 attack classes), on a held-out part only
+(``tests/unit/test_injection_corpus.py``; the numbers are in ``docs/security.md``). A scanner of this kind is
+a tripwire, not a proof: it catches the known shapes of an attack and misses new wordings, so the approval
+flow and the fingerprints stay in force whatever it says.
+
+What happens on a match is the caller's decision (``tools.mcpSecurityPolicy``: ``block`` rejects or
+withholds the tool by its grade, ``warn`` registers it; both log the findings). External text (resource
+bodies, prompt messages) is never dropped: :func:`wrap_untrusted` puts a :func:`banner` in front of it
+instead.
 """
 
 from __future__ import annotations
@@ -77,11 +87,13 @@ from typing import Any, Final, Literal
 from mcp_troupe.policy._injection_checks import _checks_for, _text_matches
 from mcp_troupe.policy._injection_encoded import _blob_hits
 from mcp_troupe.policy._injection_rules import (
+    ENCODED_BLOB,
     EXFILTRATION,
     HIGH,
     INVISIBLE_UNICODE,
     LOW,
     RULES,
+    SENSITIVE_PATH,
     WEAK,
     Confidence,
     _Hit,
@@ -130,7 +142,12 @@ class Finding:
 
 _NAME_SEPARATORS = re.compile(r"[_-]+")
 _RANK: Final[dict[str, int]] = {WEAK: 0, LOW: 1, HIGH: 2}
-_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# Bidi controls, variation selectors of the supplement, and control characters (an ANSI escape) have no
+# innocent use in a tool definition; one or two zero-width spaces in prose do (copied from a web page).
+_DELIBERATE_CHARS = re.compile(
+    "[\u202a-\u202e\u2066-\u2069\U000e0100-\U000e01ef\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]"
+)
+_DELIBERATE_INVISIBLE = 3
 
 
 def _hits(text: str, *, is_name: bool, prefilter: bool) -> list[_Hit]:
@@ -145,8 +162,13 @@ def _hits(text: str, *, is_name: bool, prefilter: bool) -> list[_Hit]:
             excerpt += f" [tag characters spell: {_escape(hidden[:_EXCERPT_MAX])!r}]"
         # Text spelled in tag characters, or reordered by bidi controls, has no innocent use in a tool
         # definition; a stray zero-width space or control character does (copied from a web page).
-        is_deliberate = bool(hidden) or _BIDI_CONTROLS.search(text) is not None
-        hits.append((INVISIBLE_UNICODE, False, excerpt, HIGH if is_deliberate else LOW))
+        is_deliberate = (
+            bool(hidden)
+            or is_name
+            or len(invisible) >= _DELIBERATE_INVISIBLE
+            or _DELIBERATE_CHARS.search(text) is not None
+        )
+        hits.append((INVISIBLE_UNICODE, False, excerpt, HIGH if is_deliberate else WEAK))
 
     # ASCII text without invisible characters is its own normal form.
     readable = text if not invisible and text.isascii() else _normalise(text)
@@ -195,6 +217,10 @@ def _sentence_like_name(spaced: str) -> Confidence | None:
     if words & _NAME_VERBS and (count >= 4 or words & _NAME_WHOLE):
         return HIGH
     if count >= 4 and words & {"contents", "content"} and words & {"of", "from"}:
+        return HIGH
+    # The model's own context as a parameter: system_prompt_verbatim, full_chat_history_for_context.
+    is_context = {"system", "prompt"} <= words or (words & {"chat", "conversation"} and "history" in words)
+    if is_context and count >= 3 and words & (_NAME_WHOLE | {"for", "context"}):
         return HIGH
     return None
 
@@ -356,6 +382,8 @@ reviewed it, or one to reject outright."""
 # Every rule can corroborate another: an attack needs an order *and* a payload (a path, a destination,
 # another tool to bend, hidden characters), and real tools rarely say both by accident.
 _RULE_IDS: Final = frozenset(RULES)
+# The weak findings that corroborate a low one: what an attack takes or where it sends it.
+_PAYLOAD_RULES: Final = frozenset({SENSITIVE_PATH, EXFILTRATION, ENCODED_BLOB})
 
 
 def grade(findings: Sequence[Finding]) -> Verdict:
@@ -370,9 +398,14 @@ def grade(findings: Sequence[Finding]) -> Verdict:
     rules = {finding.rule for finding in findings} & _RULE_IDS
     if HIGH in confidences:
         return "block"
-    if LOW in confidences:
-        return "block" if len(rules) >= 2 else "withhold"
-    return "withhold" if len(rules) >= 2 else "clean"
+    low = {finding.rule for finding in findings if finding.confidence == LOW}
+    weak = rules - low
+    if len(low) >= 2 or (low and weak & _PAYLOAD_RULES):
+        return "block"
+    if low:
+        return "withhold"
+    # Weak signs alone: only a secret's path together with a move of data out is worth a look.
+    return "withhold" if {SENSITIVE_PATH, EXFILTRATION} <= weak else "clean"
 
 
 # --- banner -----------------------------------------------------------------------------------------------
