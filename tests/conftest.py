@@ -16,3 +16,9 @@ def child_watch() -> Iterator[ChildWatch]:
     if not os.path.isdir("/proc/self"):
         pytest.skip("needs /proc to watch child processes")
     yield ChildWatch(before=frozenset(descendants(os.getpid())))
+
+
+@pytest.fixture(autouse=True)
+def _review_store_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep the review store of withheld tools (mcp_troupe.review) out of the real state directory."""
+    monkeypatch.setenv("MCP_TROUPE_REVIEW_FILE", str(tmp_path_factory.mktemp("review") / "review.json"))

@@ -30,7 +30,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, Final, Literal, TextIO
 
 from mcp_troupe import (
     ConfigError,
@@ -48,6 +48,7 @@ from mcp_troupe import (
 )
 from mcp_troupe.approval import ApprovalRequest, Approver, approve_all
 from mcp_troupe.control import ControlClient, default_socket_path, status_from_json, status_to_json
+from mcp_troupe.review import ReviewEntry, ReviewStore
 
 __all__ = ["main"]
 
@@ -435,6 +436,10 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"how long to let servers settle before the snapshot (default: {STATUS_WAIT:g})",
     )  # fmt: skip
 
+    _add_review_parser(
+        add("review", run_review, "list the tools withheld by the injection scan; release or keep one")
+    )
+
     login = add("login", run_login, "log in to an HTTP server with auth: oauth (browser, or paste the URL)")
     login.add_argument("name", metavar="NAME", help="the server, as named in the config")
     login.add_argument(
@@ -660,6 +665,72 @@ def run_ctl(args: argparse.Namespace) -> int:
         _print_json({"ok": True, "action": action, "server": target})
     else:
         print(f"{target}: {action} requested")
+    return EXIT_OK
+
+
+def _add_review_parser(review: argparse.ArgumentParser) -> None:
+    review.add_argument(
+        "action", nargs="?", choices=("list", "release", "keep"), default="list",
+        help="list (default): withheld tools and their findings; release: register one; keep: keep it out",
+    )  # fmt: skip
+    review.add_argument("server", nargs="?", metavar="SERVER", help="the server, as named in the config")
+    review.add_argument("tool", nargs="?", metavar="TOOL", help="the server's own name for the tool")
+    review.add_argument(
+        "--fingerprint", metavar="HEX",
+        help="decide on this definition (default: the tool's newest pending one)",
+    )  # fmt: skip
+    review.add_argument("--all", action="store_true", help="with 'list': decided definitions too")
+    review.add_argument(
+        "--scan", action="store_true",
+        help="with 'list': connect every configured server first, so that new withheld tools are recorded",
+    )  # fmt: skip
+    review.add_argument(
+        "--wait", type=_seconds, default=DEFAULT_WAIT, metavar="SECONDS",
+        help=f"with --scan: how long to wait for the servers to connect (default: {DEFAULT_WAIT:g})",
+    )  # fmt: skip
+
+
+def _review_lines(entry: ReviewEntry) -> list[str]:
+    lines = [f"{entry.server}/{entry.tool}  {entry.status}  definition {entry.fingerprint[:16]}"]
+    lines += [f"    {f.confidence:<4}  {f.rule}  in {f.field}: {f.excerpt}" for f in entry.findings]
+    return lines
+
+
+def run_review(args: argparse.Namespace) -> int:
+    """``troupe review``: list withheld tools, or record a decision (by fingerprint) on one."""
+    store = ReviewStore()
+    if args.action == "list":
+        if args.tool is not None:
+            raise UsageError("review list takes at most a SERVER, not a TOOL")
+        if args.scan:
+            with _running(_load(args)) as troupe:
+                troupe.wait_ready(timeout=args.wait)
+        entries = store.entries() if args.all else store.pending(args.server)
+        entries = [entry for entry in entries if args.server is None or entry.server == args.server]
+        if getattr(args, "json", False):
+            _print_json([entry.to_json() for entry in entries])
+        elif entries:
+            print("\n".join(line for entry in entries for line in _review_lines(entry)))
+            _note("release one with `troupe review release SERVER TOOL`, or keep it out with `... keep`")
+        else:
+            print(
+                "no tools withheld for review" + ("" if args.scan else " (--scan connects the servers first)")
+            )
+        return EXIT_OK
+    if args.server is None or args.tool is None:
+        raise UsageError(f"review {args.action} needs a SERVER and a TOOL")
+    decision: Literal["released", "kept"] = "released" if args.action == "release" else "kept"
+    entry = store.decide(args.server, args.tool, decision, args.fingerprint)
+    if getattr(args, "json", False):
+        _print_json(entry.to_json())
+    else:
+        print(
+            f"{decision} tool {entry.tool!r} of server {entry.server!r} (definition {entry.fingerprint[:16]})"
+        )
+        _note(
+            "this takes effect when the server next lists its tools: a new troupe process, a reconnect, or "
+            f"`troupe ctl restart {entry.server}` for a running one; a changed definition is withheld again"
+        )
     return EXIT_OK
 
 
@@ -957,7 +1028,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         _error(
             "a command is required "
-            "(check, tools, call, resources, prompts, status, run, ctl, login, logout, demo)"
+            "(check, tools, call, resources, prompts, status, review, run, ctl, login, logout, demo)"
         )
         return EXIT_USAGE
     configure_logging(getattr(args, "verbose", 0))

@@ -34,6 +34,7 @@ they happen, with ``raise Mapped(...) from exc``.
     │   ├── InsufficientScope       step-up could not obtain the scopes the server asks for
     │   ├── AuthUnreachable         an OAuth endpoint could not be reached
     │   └── CredentialStoreError    the credential store is unusable (tampered file, wrong key, bad owner)
+    ├── ReviewStoreError            the review store is unreadable, or a review named no withheld tool
     ├── UnknownServer               no configured server has that name
     ├── TroupeBroken                the troupe's registry crashed (a bug): stop it and start a new one
     └── TroupeClosed                the troupe was stopped, or was never started
@@ -71,6 +72,7 @@ __all__ = [
     "OutboundFull",
     "ProtocolError",
     "RemoteError",
+    "ReviewStoreError",
     "ServerNotReady",
     "ServerUnavailable",
     "ToolDenied",
@@ -408,6 +410,10 @@ class AuthUnreachable(AuthError):
 
 class CredentialStoreError(AuthError):
     """The credential store cannot be used: a tampered or foreign file, a wrong key, a bad owner or mode."""
+
+
+class ReviewStoreError(TroupeError):
+    """The review store of withheld tools cannot be read or written, or a decision named no such tool."""
 
 
 class ToolDenied(CallError):

@@ -17,24 +17,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_troupe.policy.injection import (
-    _ASCII_LOOKALIKES,
-    _CHECKS,
-    _PREFILTER,
+from mcp_troupe.policy._injection_checks import _CHECKS, _PREFILTER, _TEXT_RULES, _Accepted, _Fallback
+from mcp_troupe.policy._injection_prefilter import _ASCII_LOOKALIKES, _folded
+from mcp_troupe.policy._injection_rules import (
     _PUT_INTO_PARAMETER,
     _SECRET,
     _SEND_TO_ADDRESS,
     _SEND_TO_ADDRESS_QUALIFIER,
     _SENSITIVE_PATHS,
-    _TEXT_RULES,
+    _secret_from_a_source_into_parameter,
+    _secret_into_parameter,
+    _sent_to_address,
+    _sent_to_address_always,
+    _someones_secret_into_parameter,
+)
+from mcp_troupe.policy.injection import (
     RULES,
     Finding,
-    _folded,
     _scan,
     _scan_tool_unfiltered,
     _scan_unfiltered,
-    _secret_into_parameter,
-    _sent_to_address,
     banner,
     scan_text,
     scan_tool,
@@ -313,6 +315,7 @@ MIXED_TEXT = disguised(
 )
 
 
+@pytest.mark.timeout(240)
 @settings(max_examples=300, deadline=None)
 @given(text=MIXED_TEXT)
 def test_the_prefilter_changes_no_finding(text: str) -> None:
@@ -323,10 +326,16 @@ def test_the_prefilter_changes_no_finding(text: str) -> None:
 def matching_text(check: Any) -> st.SearchStrategy[str]:
     """Texts that ``check``'s regex matches; for the two checks that also look at the sentence, with words
     that make them match often."""
-    if check is _sent_to_address:
+    if check is _sent_to_address or check is _sent_to_address_always:
         parts = [_SEND_TO_ADDRESS, _SEND_TO_ADDRESS_QUALIFIER]
-    elif check is _secret_into_parameter:
+    elif check in (
+        _secret_into_parameter,
+        _secret_from_a_source_into_parameter,
+        _someones_secret_into_parameter,
+    ):
         parts = [_PUT_INTO_PARAMETER, _SECRET, *_SENSITIVE_PATHS]
+    elif isinstance(check, (_Accepted, _Fallback)):
+        return st.from_regex(check.regex)
     else:
         return st.from_regex(check.__self__)
     first = st.from_regex(parts[0], fullmatch=True)
@@ -340,6 +349,8 @@ CHECK_CASES = st.one_of(
 )
 
 
+# A few hundred checks, each with its own generated texts: slow on a loaded two-core machine.
+@pytest.mark.timeout(240)
 @settings(max_examples=200, deadline=None)
 @given(case=CHECK_CASES)
 def test_every_text_a_check_matches_has_the_triggers_of_that_check(case: tuple[int, str]) -> None:

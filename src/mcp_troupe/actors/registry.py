@@ -67,6 +67,7 @@ from mcp_troupe.errors import (
     ApprovalRequired,
     CallCancelled,
     ConnectionLost,
+    ReviewStoreError,
     ServerNotReady,
     ToolDenied,
     TroupeBroken,
@@ -76,13 +77,14 @@ from mcp_troupe.errors import (
     UnknownTool,
 )
 from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
-from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, evaluate_tool
+from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, apply_review, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.gate import decide
-from mcp_troupe.policy.names import NameTable, NameVerdict
+from mcp_troupe.policy.names import NameTable, NameVerdict, qualify
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
+from mcp_troupe.review import ReviewStore, review_fingerprint
 from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolResult, ToolSpec
 
 __all__ = [
@@ -252,6 +254,8 @@ class _ServerPart:
     # listing order with repeats (a repeat is a naming rejection), which go to the NameTable.
     definitions: dict[str, tuple[ToolDefinition, ToolVerdict]] = field(default_factory=dict)
     accepted: list[str] = field(default_factory=list)
+    # Tool name → why it is withheld until an operator reviews it (it is in policy_rejected too).
+    withheld: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -314,11 +318,14 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         board: RouteBoard | None = None,
         parent: Parent | None = None,
         clock: Callable[[], float] = time.monotonic,
+        review_store: ReviewStore | None = None,
     ) -> None:
         super().__init__()
         self.parent = parent
         self._clock = clock
         self.approver = approver
+        # The operator's decisions on withheld tools, by fingerprint (troupe review); troupe review writes it.
+        self._review = review_store if review_store is not None else ReviewStore()
         # Routes the facade may take without asking us (see the module docstring); only we write it.
         self.board = board if board is not None else RouteBoard()
         # Approved definitions, by fingerprint, for the life of the process (rug-pull detection).
@@ -675,6 +682,13 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         reason = self._rejected_names.get(name)
         if reason is not None:
             return UnknownTool(name, reason=f"rejected: {reason}")
+        for record in self._servers.values():
+            part = record.part
+            if part is None:
+                continue
+            for tool_name, withheld in part.withheld.items():
+                if qualify(record.config.name, tool_name) == name:
+                    return UnknownTool(name, reason=withheld)
         return UnknownTool(name)
 
     # ---- the table -----------------------------------------------------------------------------------------
@@ -798,6 +812,14 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         tool_verdicts = self._tool_verdicts(record, catalog)
         for tool in catalog.tools:
             verdict = tool_verdicts[tool.name]
+            if verdict.withheld is not None:
+                verdict = self._reviewed(record.config.name, tool, verdict)
+            if verdict.withheld is not None:
+                # Kept from the model like a rejected tool, until an operator releases it.
+                reason = f"withheld until an operator reviews it (troupe review): {verdict.withheld}"
+                part.policy_rejected[tool.name] = reason
+                part.withheld[tool.name] = reason
+                continue
             if verdict.rejected is not None:
                 # Rejected tools take no part in naming: a filtered-out tool must not knock out its twin.
                 part.policy_rejected[tool.name] = verdict.rejected
@@ -805,6 +827,24 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             part.definitions.setdefault(tool.name, (tool, verdict))
             part.accepted.append(tool.name)
         return part
+
+    def _reviewed(self, server: str, tool: ToolDefinition, verdict: ToolVerdict) -> ToolVerdict:
+        """A withheld verdict after the operator's review of this very definition; recorded when new."""
+        key = review_fingerprint(verdict.fingerprint, tool.title)
+        try:
+            decision = self._review.decision(server, tool.name, key)
+            if decision is None and self._review.record_pending(
+                server, tool.name, key, verdict.findings, tool.description
+            ):
+                log.warning(
+                    "server %s: tool %r withheld until an operator reviews it (troupe review): %s",
+                    server, tool.name, verdict.withheld,
+                )  # fmt: skip
+        except ReviewStoreError as exc:
+            # Fail closed: without the store nobody can have released it.
+            log.warning("server %s: tool %r stays withheld: %s", server, tool.name, exc)
+            return verdict
+        return apply_review(verdict, decision)
 
     def _register(self, name: NameVerdict) -> None:
         """Enter one tool in the table under its qualified name, or record why naming rejected it."""

@@ -7,24 +7,31 @@ costs one evaluation per tool that arrived, not one per rebuild; naming and coll
 
 The order of the checks is the order an operator reads them in: filters (their own choice) first, then a
 broken input schema, then injection findings.
+
+Injection findings are graded (:func:`~mcp_troupe.policy.injection.grade`): under ``mcpSecurityPolicy:
+block`` a tool of an untrusted server whose findings grade ``block`` is rejected, and one that grades
+``withhold`` is *withheld* — kept from the model like a rejected tool, but recorded for an operator to review
+(``troupe review``, :mod:`mcp_troupe.review`). :func:`apply_review` turns the operator's decision, recorded by
+fingerprint, into the final verdict: released tools are registered with their findings as warnings, kept ones
+rejected.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mcp_troupe.policy.bounds import CatalogLimits, definition_problem
 from mcp_troupe.policy.filters import is_included
 from mcp_troupe.policy.fingerprint import fingerprint
-from mcp_troupe.policy.injection import Finding, scan_tool
+from mcp_troupe.policy.injection import Finding, grade, scan_tool
 from mcp_troupe.policy.schema import check_input_schema
 from mcp_troupe.policy.trust import TrustLevel, effective_risk
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.types import Risk
 
-__all__ = ["ContentChecks", "ToolVerdict", "evaluate_tool"]
+__all__ = ["ContentChecks", "ToolVerdict", "apply_review", "evaluate_tool"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +45,15 @@ class ContentChecks:
 
 @dataclass(frozen=True, slots=True)
 class ToolVerdict:
-    """What policy says of one tool: ``rejected`` (a reason), or registered at ``risk`` with ``warnings``."""
+    """What policy says of one tool: ``rejected`` (a reason), ``withheld`` until reviewed (a reason), or
+    registered at ``risk`` with ``warnings``. ``findings`` are the injection findings behind any of them."""
 
     rejected: str | None
     risk: Risk
     fingerprint: str
     warnings: tuple[str, ...] = ()
+    withheld: str | None = None
+    findings: tuple[Finding, ...] = ()
 
 
 def _unjudged_fingerprint(name: str) -> str:
@@ -109,10 +119,32 @@ def evaluate_tool(
             risk=risk,
             fingerprint=digest,
         )
-    findings = list(checks.findings)
+    findings = checks.findings
     if findings:
-        reason = _describe(findings)
-        if security_policy == "block" and trust != "trusted":
-            return ToolVerdict(rejected=reason, risk=risk, fingerprint=digest)
-        return ToolVerdict(rejected=None, risk=risk, fingerprint=digest, warnings=(reason,))
+        reason = _describe(list(findings))
+        graded = grade(findings)
+        if security_policy == "block" and trust != "trusted" and graded != "clean":
+            if graded == "block":
+                return ToolVerdict(rejected=reason, risk=risk, fingerprint=digest, findings=findings)
+            return ToolVerdict(
+                rejected=None, risk=risk, fingerprint=digest, withheld=reason, findings=findings
+            )
+        return ToolVerdict(
+            rejected=None, risk=risk, fingerprint=digest, warnings=(reason,), findings=findings
+        )
     return ToolVerdict(rejected=None, risk=risk, fingerprint=digest)
+
+
+def apply_review(verdict: ToolVerdict, decision: str | None) -> ToolVerdict:
+    """The verdict after an operator's review of a withheld tool (``released``, ``kept``, or ``None``).
+
+    Only a withheld verdict changes: ``released`` registers the tool with its findings as a warning, ``kept``
+    rejects it, ``None`` (not reviewed yet) leaves it withheld.
+    """
+    if verdict.withheld is None or decision is None:
+        return verdict
+    if decision == "released":
+        return replace(verdict, withheld=None, warnings=(f"released by operator review: {verdict.withheld}",))
+    if decision == "kept":
+        return replace(verdict, withheld=None, rejected=f"kept out by operator review: {verdict.withheld}")
+    raise ValueError(f"unknown review decision {decision!r}")

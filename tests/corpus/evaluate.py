@@ -1,0 +1,166 @@
+"""Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
+
+    python -m tests.corpus.evaluate [--split held-out|tuning|all] [--show-benign] [--show-missed]
+
+The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
+poisoned tools by phrasing family (``split`` in poisoned_real.json). Report the held-out numbers only; the
+tuning part is what the rules may be fitted to. ``tests/unit/test_injection_corpus.py`` asserts the held-out
+targets with the same functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from mcp_troupe.policy.injection import Finding, Verdict, grade, scan_tool
+
+CORPUS = Path(__file__).resolve().parent
+HELD_OUT = "held-out"
+TUNING = "tuning"
+TUNING_2 = "tuning-2"
+
+
+@cache
+def load(name: str) -> dict[str, Any]:
+    """One corpus file, parsed once."""
+    path = (
+        Path(os.environ.get("INJECTION_BENIGN", CORPUS / name))
+        if name == "benign_real.json"
+        else CORPUS / name
+    )
+    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return document
+
+
+@cache
+def _seen_packages() -> frozenset[str]:
+    lines = (CORPUS / "benign_seen_packages.txt").read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def first_split(package: str) -> str:
+    """The first split: half the packages, by a hash of the name (measured once, then tuned on)."""
+    return HELD_OUT if hashlib.sha256(f"split:{package}".encode()).digest()[0] < 128 else TUNING
+
+
+def benign_split(registry: str, package: str) -> str:
+    """``held-out`` for the packages built after the first measurement, else the first split's side
+    (``tuning`` or ``tuning-2``). A package's tools are never split."""
+    if f"{registry}:{package}" not in _seen_packages():
+        return HELD_OUT
+    return TUNING if first_split(package) == TUNING else TUNING_2
+
+
+def benign_tools(split: str = "all") -> list[dict[str, Any]]:
+    """The real definitions of ``split`` (or all of them), each with its package and registry."""
+    tools: list[dict[str, Any]] = load("benign_real.json")["tools"]
+    return [
+        tool for tool in tools if split == "all" or benign_split(tool["registry"], tool["package"]) == split
+    ]
+
+
+def poisoned_tools(split: str = "all") -> list[dict[str, Any]]:
+    """The poisoned definitions of ``split`` (or all of them)."""
+    tools: list[dict[str, Any]] = load("poisoned_real.json")["tools"]
+    return [tool for tool in tools if split == "all" or tool["split"] == split]
+
+
+Scanner = Callable[[dict[str, Any]], tuple[Verdict, list[Finding]]]
+
+
+def graded_scan(tool: dict[str, Any]) -> tuple[Verdict, list[Finding]]:
+    """The scan as the registry applies it: findings of every field the model reads, and their grade."""
+    findings = scan_tool(
+        tool["name"],
+        tool["description"],
+        tool["inputSchema"],
+        title=tool.get("title"),
+    )
+    return grade(findings), findings
+
+
+@dataclass(frozen=True)
+class Rates:
+    """What a scanner did to a set of tools."""
+
+    total: int
+    blocked: int
+    withheld: int
+
+    @property
+    def caught(self) -> int:
+        """Blocked or withheld: kept from the model."""
+        return self.blocked + self.withheld
+
+    def share(self, count: int) -> float:
+        """``count`` as a share of the set (0 for an empty set)."""
+        return count / self.total if self.total else 0.0
+
+
+def rates(verdicts: Iterable[Verdict]) -> Rates:
+    """Count the blocks and withholds among ``verdicts``."""
+    counted = Counter(verdicts)
+    return Rates(sum(counted.values()), counted["block"], counted["withhold"])
+
+
+def _line(label: str, measured: Rates) -> str:
+    return (
+        f"{label:<34} {measured.total:>5}"
+        f"  caught {measured.caught:>4} ({measured.share(measured.caught):6.1%})"
+        f"  blocked {measured.blocked:>4} ({measured.share(measured.blocked):6.1%})"
+        f"  withheld {measured.withheld:>4} ({measured.share(measured.withheld):6.1%})"
+    )
+
+
+def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool) -> None:
+    """Print the rates of ``scanner`` on ``split``."""
+    benign = [(tool, *scanner(tool)) for tool in benign_tools(split)]
+    poisoned = [(tool, *scanner(tool)) for tool in poisoned_tools(split)]
+    packages = {tool["package"] for tool in benign_tools(split)}
+    print(f"split: {split}; benign from {len(packages)} packages")
+    print(_line("benign", rates(verdict for _, verdict, _ in benign)))
+    print(_line("poisoned", rates(verdict for _, verdict, _ in poisoned)))
+    for attack in sorted({tool["class"] for tool, _, _ in poisoned}):
+        print(
+            _line(f"  {attack}", rates(verdict for tool, verdict, _ in poisoned if tool["class"] == attack))
+        )
+    if show_benign:
+        for tool, verdict, findings in benign:
+            if verdict != "clean":
+                print(f"\n[{verdict}] {tool['package']} / {tool['name']}")
+                for finding in findings:
+                    print(
+                        f"    {finding.confidence:<4} {finding.rule:<18} {finding.field}: {finding.excerpt}"
+                    )
+    if show_missed:
+        for tool, verdict, findings in poisoned:
+            if verdict == "clean" or (show_missed and verdict == "withhold"):
+                print(f"\n[{verdict}] {tool['id']} ({tool['spot']})")
+                for finding in findings:
+                    print(
+                        f"    {finding.confidence:<4} {finding.rule:<18} {finding.field}: {finding.excerpt}"
+                    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", choices=(HELD_OUT, TUNING, TUNING_2, "all"), default=HELD_OUT)
+    parser.add_argument(
+        "--show-benign", action="store_true", help="list the benign tools kept from the model"
+    )
+    parser.add_argument("--show-missed", action="store_true", help="list the poisoned tools not blocked")
+    options = parser.parse_args()
+    report(options.split, graded_scan, show_benign=options.show_benign, show_missed=options.show_missed)
+
+
+if __name__ == "__main__":
+    main()
