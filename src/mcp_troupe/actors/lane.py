@@ -40,7 +40,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import InvalidStateError
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pykka
 
@@ -51,7 +51,10 @@ from mcp_troupe.actors.loop import IoLoop, safe_tell
 from mcp_troupe.errors import CallCancelled, CallTimedOut, MalformedMessage, RemoteError, TroupeError
 from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol import mcp as proto
-from mcp_troupe.protocol.jsonrpc import ErrorResponse, Response
+from mcp_troupe.protocol.jsonrpc import ErrorResponse, Notification, Response
+
+if TYPE_CHECKING:
+    from mcp_troupe.host import Host
 
 __all__ = ["CallLane", "FastRoute", "LoopReply", "Received", "Reply", "RouteBoard"]
 
@@ -178,6 +181,10 @@ class _LaneCall:
     context: Any
     timeout: float
     deadline: float
+    # host callbacks: the tool (for progress events) and the hard cap progress cannot extend past
+    tool: str = ""
+    hard_deadline: float = 0.0
+    started: float = 0.0
 
 
 class CallLane:
@@ -217,6 +224,8 @@ class CallLane:
         self._memo_ids: set[object] = set()
         self._memo: dict[bytes, Any] = {}
         self._memo_previous: dict[bytes, Any] = {}
+        # host callbacks (set by the session): where progress goes, and the max_call_time rule.
+        self.host: Host | None = None
 
     # ---- session side ----------------------------------------------------------------------------------
 
@@ -267,14 +276,23 @@ class CallLane:
         untouched: the caller takes the actors' path, which knows why the server is not there).
         """
         request_id = next(self.ids)
-        frame = jsonrpc.encode_request(request_id, proto.TOOLS_CALL, proto.call_tool_params(name, arguments))
+        # host callbacks: ask for progress under the request id (unique among active requests).
+        params = proto.call_tool_params(name, arguments)
+        host = self.host
+        if host is not None and host.wants_progress:
+            params["_meta"] = {"progressToken": request_id}
+        frame = jsonrpc.encode_request(request_id, proto.TOOLS_CALL, params)
         arm_after = None
         with self._lock:
             if not self._is_open:
                 return None
             limit = self._call_timeout if timeout is None else timeout
-            deadline = time.monotonic() + limit
-            self._pending[request_id] = _LaneCall(request_id, reply_to, context, limit, deadline)
+            now = time.monotonic()
+            deadline = now + limit
+            cap = host.max_call_time(self.server, limit) if host is not None else limit
+            self._pending[request_id] = _LaneCall(
+                request_id, reply_to, context, limit, deadline, name, now + cap, now
+            )
             self._deadlines.push(deadline, request_id, self._pending)
             if self._timer_at is None or deadline < self._timer_at:
                 self._timer_at = deadline
@@ -326,6 +344,13 @@ class CallLane:
                 continue
             self._bad_in_a_row = 0
             for message in messages:
+                if (
+                    type(message) is Notification
+                    and message.method == proto.PROGRESS
+                    and pending
+                    and self._on_progress(message.params)
+                ):
+                    continue
                 if isinstance(message, Response | ErrorResponse):
                     response_id = message.id
                     call = pending.pop(response_id, None) if pending else None
@@ -340,6 +365,30 @@ class CallLane:
                 items.append(message)
         if items:
             safe_tell(self._session, Received(self.incarnation, items, self._bad_in_a_row))
+
+    def _on_progress(self, params: Mapping[str, Any] | None) -> bool:
+        """Progress for a lane call: extend its deadline (up to the hard cap) and tell the host.
+
+        Returns False when ``params`` name no pending lane call (the session gets the notification then).
+
+        spec: lifecycle, timeouts — the timer MAY be reset on progress notifications, but a maximum timeout
+        SHOULD always be enforced (``max_call_time``).
+        """
+        token = params.get("progressToken") if params is not None else None
+        call = self._pending.get(token) if type(token) is int else None
+        if call is None or params is None:
+            return False
+        with self._lock:
+            if self._pending.get(token) is call:
+                deadline = min(time.monotonic() + call.timeout, call.hard_deadline)
+                if deadline > call.deadline:
+                    call.deadline = deadline
+                    # The armed timer fires at the old deadline, finds it stale and re-arms for the earliest.
+                    self._deadlines.push(deadline, token, self._pending)
+        host = self.host
+        if host is not None:
+            host.on_progress(self.server, self.incarnation, call.tool, params, call.future)
+        return True
 
     def _decode_page(self, frame: bytes) -> jsonrpc.Message:
         split = jsonrpc.split_result(frame)
@@ -390,5 +439,10 @@ class CallLane:
             self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
         for request_id, call in expired:
             # spec: 2025-06-18 lifecycle, timeouts — send notifications/cancelled and stop waiting.
-            self._send_cancelled(request_id, f"timed out after {call.timeout:g} s")
-            _fail(call.future, CallTimedOut(self.server, request_id, proto.TOOLS_CALL, call.timeout))
+            ran = (
+                call.timeout
+                if call.deadline - call.started <= call.timeout
+                else round(call.deadline - call.started, 1)
+            )
+            self._send_cancelled(request_id, f"timed out after {ran:g} s")
+            _fail(call.future, CallTimedOut(self.server, request_id, proto.TOOLS_CALL, ran))

@@ -17,13 +17,16 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pykka
 
 from mcp_troupe.errors import TroupeClosed
 from mcp_troupe.types import TroupeEvent
+
+if TYPE_CHECKING:
+    from mcp_troupe.host import Host
 
 __all__ = ["IoLoop", "Runtime", "TaskHandle", "safe_tell"]
 
@@ -251,6 +254,8 @@ class Runtime:
     """
 
     loop: IoLoop
+    # The troupe's host callbacks (elicitation, sampling, roots, progress, logs); None declares nothing.
+    host: Host | None = None
     events: queue.Queue[TroupeEvent] = field(default_factory=lambda: queue.Queue(maxsize=10_000))
     _actors: list[pykka.ActorRef[Any]] = field(default_factory=list)
     _actors_lock: threading.Lock = field(default_factory=threading.Lock)

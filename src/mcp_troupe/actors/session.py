@@ -35,7 +35,7 @@ from mcp_troupe._futures import fail as _fail
 from mcp_troupe._version import __version__
 from mcp_troupe.actors.deadlines import Deadlines
 from mcp_troupe.actors.lane import CallLane, Received
-from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.loop import Runtime, TaskHandle, safe_tell
 from mcp_troupe.actors.transport import Open
 from mcp_troupe.errors import (
     CallCancelled,
@@ -47,6 +47,7 @@ from mcp_troupe.errors import (
     RemoteError,
     TroupeError,
 )
+from mcp_troupe.protocol import callbacks as cb
 from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
@@ -230,6 +231,18 @@ class _CallerGaveUp:
     request_id: RequestId
 
 
+# host callbacks (issue 14): the host answered a server's request; the roots changed.
+@dataclass(frozen=True, slots=True)
+class _ServerRequestAnswered:
+    request_id: RequestId
+    frame: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class _RootsChanged:
+    pass
+
+
 SessionMessage = (
     Connect
     | Opened
@@ -245,6 +258,8 @@ SessionMessage = (
     | Close
     | _CheckDeadlines
     | _CallerGaveUp
+    | _ServerRequestAnswered
+    | _RootsChanged
 )
 
 
@@ -314,6 +329,11 @@ class _Pending:
     on_error: Callable[[TroupeError], None] | None = None
     is_retried: bool = False
     context: Any = None
+    # host callbacks: the tool of a tools/call (for progress), the hard cap on its deadline (max_call_time)
+    tool: str | None = None
+    hard_deadline: float | None = None
+    is_progressing: bool = False
+    started: float = 0.0
 
 
 @dataclass(slots=True)
@@ -387,6 +407,9 @@ class SessionActor(pykka.ThreadingActor):
         # The other catalogs, listed on demand (ListAll): complete lists by method, and listings in flight.
         self._catalog_cache: dict[str, tuple[dict[str, Any], ...]] = {}
         self._catalog_listings: dict[str, _CatalogListing] = {}
+        # host callbacks: the server's requests being answered by the host, by the server's id.
+        self._serving: dict[RequestId, TaskHandle] = {}
+        self._roots_notify: Callable[[], None] | None = None
 
     # ---- dispatch ----------------------------------------------------------------------------------------
 
@@ -409,6 +432,12 @@ class SessionActor(pykka.ThreadingActor):
                 self._on_cancel(msg.reply_to, msg.reason)
             case _CallerGaveUp():
                 self._abandon(msg.request_id, "the caller cancelled the call", CallCancelled)
+            case _ServerRequestAnswered():
+                if self._serving.pop(msg.request_id, None) is not None and not self._is_closed:
+                    self._write(msg.frame)
+            case _RootsChanged():
+                if self._is_ready and not self._is_closed:
+                    self._notify(cb.ROOTS_LIST_CHANGED, None)
             case Connect():
                 self._transport = msg.transport
                 msg.transport.tell(Open())
@@ -436,6 +465,17 @@ class SessionActor(pykka.ThreadingActor):
 
     def on_stop(self) -> None:
         self._fail_all(ConnectionLost(self.server, "the session was stopped"))
+        self._end_host_callbacks()
+
+    def _end_host_callbacks(self) -> None:
+        """Stop answering this connection's server requests and watching its roots (host callbacks)."""
+        serving, self._serving = self._serving, {}
+        for handle in serving.values():
+            handle.cancel()
+        host = self.runtime.host
+        if host is not None and self._roots_notify is not None:
+            host.unwatch_roots(self.server, self._roots_notify)
+            self._roots_notify = None
 
     # ---- handshake --------------------------------------------------------------------------------------
 
@@ -446,10 +486,11 @@ class SessionActor(pykka.ThreadingActor):
         if msg.lane is not None:
             self._lane = msg.lane
             self._ids = msg.lane.ids
+            msg.lane.host = self.runtime.host
         # spec: lifecycle — initialize MUST be the first interaction; we offer the latest revision we speak.
         self._request_internal(
             proto.INITIALIZE,
-            proto.initialize_params(LATEST, CLIENT_NAME, __version__),
+            proto.initialize_params(LATEST, CLIENT_NAME, __version__, self._client_capabilities()),
             self._on_initialize_result,
             timeout=self.handshake_timeout,
         )
@@ -473,10 +514,80 @@ class SessionActor(pykka.ThreadingActor):
         log.debug(
             "server %s speaks %s (%s)", self.server, info.protocol_version, info.server_info.get("name")
         )
+        self._start_host_callbacks(info)
         if info.has_tools:
             self._start_listing()
         else:
             self._publish_catalog()
+
+    # ---- host callbacks (issue 14): capabilities, log level, roots changes -----------------------------
+
+    def _client_capabilities(self) -> dict[str, Any]:
+        host = self.runtime.host
+        return host.capabilities(self.server, LATEST) if host is not None else {}
+
+    def _start_host_callbacks(self, info: InitializeResult) -> None:
+        host = self.runtime.host
+        if host is None:
+            return
+        level = host.log_level(self.server)
+        if level is not None and info.offers("logging"):
+            # spec: legacy server/utilities/logging — the client MAY send logging/setLevel to adjust the
+            # minimum level; a server that refuses keeps its default, which is no reason to fail the session.
+            self._send_request(
+                cb.LOGGING_SET_LEVEL,
+                {"level": level},
+                self.handshake_timeout,
+                on_result=lambda _result: None,
+                on_error=lambda error: log.info("server %s refused logging/setLevel: %s", self.server, error),
+            )
+        if host.handles(self.server, cb.ROOTS_LIST):
+            self_ref = self.actor_ref
+
+            def notify() -> None:
+                safe_tell(self_ref, _RootsChanged())
+
+            self._roots_notify = notify
+            host.watch_roots(self.server, notify)
+
+    def _serve_request(self, request: Request) -> bool:
+        """Hand a server's request to the host as a loop task; False when the host does not take it."""
+        host = self.runtime.host
+        if host is None or not host.handles(self.server, request.method):
+            return False
+        self_ref, server, request_id = self.actor_ref, self.server, request.id
+
+        async def serve() -> None:
+            try:
+                reply: jsonrpc.Message = Response(
+                    request_id, await host.fulfil(server, request.method, request.params)
+                )
+            except cb.CallbackError as exc:
+                reply = ErrorResponse(request_id, exc.to_error())
+            safe_tell(self_ref, _ServerRequestAnswered(request_id, jsonrpc.encode(reply)))
+
+        self._serving[request_id] = self.runtime.loop.spawn(serve, name=f"{server} {request.method}")
+        return True
+
+    def _on_progress(self, params: Mapping[str, Any] | None) -> None:
+        host = self.runtime.host
+        token = cb.progress_token_of(params)
+        pending = self._pending.get(token) if isinstance(token, int | str) else None
+        if pending is None or pending.tool is None or params is None:
+            # spec: progress — notifications MUST only reference active tokens; a stale one is dropped.
+            log.debug("server %s: progress for an unknown token %r; dropped", self.server, token)
+            return
+        if pending.deadline is not None and pending.timeout is not None:
+            # spec: lifecycle, timeouts — progress MAY reset the timer; the hard cap still holds.
+            deadline = time.monotonic() + pending.timeout
+            if pending.hard_deadline is not None:
+                deadline = min(deadline, pending.hard_deadline)
+            if deadline > pending.deadline:
+                pending.deadline = deadline
+                pending.is_progressing = True
+                self._arm_deadline(deadline, token)  # type: ignore[arg-type]
+        if host is not None:
+            host.on_progress(self.server, self.incarnation, pending.tool, params, pending.reply_to)
 
     # ---- catalog ----------------------------------------------------------------------------------------
 
@@ -774,10 +885,20 @@ class SessionActor(pykka.ThreadingActor):
         request_id = next(self._ids)
         if memoize and self._lane is not None:
             self._lane.memoize(request_id)  # before the write: the answer may come back at once
-        deadline = None if timeout is None else time.monotonic() + timeout
-        self._pending[request_id] = _Pending(
-            method, deadline, timeout, reply_to, on_result, on_error, context=context
-        )
+        now = time.monotonic()
+        deadline = None if timeout is None else now + timeout
+        pending = _Pending(method, deadline, timeout, reply_to, on_result, on_error, context=context)
+        host = self.runtime.host
+        if method == proto.TOOLS_CALL and params is not None and host is not None and host.wants_progress:
+            # host callbacks: ask for progress under our own id (unique among active requests, as the spec
+            # wants of a progressToken); progress extends the deadline up to max_call_time.
+            params = proto.with_progress_token(params, request_id)
+            tool = params.get("name")
+            pending.tool = tool if isinstance(tool, str) else "?"
+            pending.started = now
+            if timeout is not None:
+                pending.hard_deadline = now + host.max_call_time(self.server, timeout)
+        self._pending[request_id] = pending
         if deadline is not None:
             self._arm_deadline(deadline, request_id)
         self._write(jsonrpc.encode_request(request_id, method, params), request_id)
@@ -878,8 +999,8 @@ class SessionActor(pykka.ThreadingActor):
                     pending.on_error(remote)
             case Request():
                 self._on_server_request(message)
-            case Notification(method=method):
-                self._on_notification(method)
+            case Notification(method=method, params=params):
+                self._on_notification(method, params)
             case _:
                 assert_never(message)
 
@@ -894,6 +1015,8 @@ class SessionActor(pykka.ThreadingActor):
     def _on_server_request(self, request: Request) -> None:
         if request.method == proto.PING:
             reply: jsonrpc.Message = Response(request.id, {})
+        elif self._serve_request(request):
+            return
         else:
             # We declare no client capabilities (sampling, elicitation, roots): the server must not ask, and
             # if it does it gets a clear "method not found" at once rather than a hang.
@@ -904,14 +1027,29 @@ class SessionActor(pykka.ThreadingActor):
             log.info("server %s asked for %s; answered -32601", self.server, request.method)
         self._write(jsonrpc.encode(reply))
 
-    def _on_notification(self, method: str) -> None:
+    def _on_notification(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         if method == proto.TOOLS_LIST_CHANGED:
             self._on_list_changed()
             return
         changed = CATALOGS_CHANGED_BY.get(method)
         if changed is not None:
             self._on_catalog_changed(changed)
-        # Progress, logging and resource updates are not consumed by this layer; ignored quietly.
+            return
+        # host callbacks (issue 14): progress, server logs, the end of a URL elicitation, a cancelled request.
+        host = self.runtime.host
+        if method == proto.PROGRESS:
+            self._on_progress(params)
+        elif host is None:
+            return
+        elif method == proto.LOG_MESSAGE:
+            host.on_log(self.server, params)
+        elif method == cb.ELICITATION_COMPLETE:
+            host.on_elicitation_complete(self.server, self.incarnation, params)
+        elif method == proto.CANCELLED and params is not None:
+            # spec: cancellation — the server gave up on its own request: stop asking the human.
+            handle = self._serving.pop(params.get("requestId"), None)  # type: ignore[arg-type]
+            if handle is not None:
+                handle.cancel()
 
     # ---- HTTP: per-request failures and session expiry ---------------------------------------------------
 
@@ -982,7 +1120,7 @@ class SessionActor(pykka.ThreadingActor):
         held, self._held = self._held, None
         self._send_request(
             proto.INITIALIZE,
-            proto.initialize_params(LATEST, CLIENT_NAME, __version__),
+            proto.initialize_params(LATEST, CLIENT_NAME, __version__, self._client_capabilities()),
             self.handshake_timeout,
             on_result=self._on_reinitialized,
             # Without a new session nothing held can ever go out: the connection is lost, not wedged.
@@ -1036,6 +1174,9 @@ class SessionActor(pykka.ThreadingActor):
 
     def _on_timed_out(self, request_id: RequestId, pending: _Pending) -> None:
         timeout = pending.timeout or 0.0
+        if pending.is_progressing and pending.deadline is not None:
+            # Progress kept extending it: report how long it really ran (up to the max_call_time cap).
+            timeout = round(pending.deadline - pending.started, 1)
         # spec: 2025-06-18 lifecycle, timeouts — on timeout the sender SHOULD send notifications/cancelled
         # and stop waiting; initialize MUST NOT be cancelled.
         if pending.method != proto.INITIALIZE and not self._unhold(request_id):
@@ -1067,6 +1208,7 @@ class SessionActor(pykka.ThreadingActor):
         if self._is_closed:
             return
         self._is_closed = True
+        self._end_host_callbacks()
         self._fail_all(ConnectionLost(self.server, reason))
         if self._is_ready:
             safe_tell(self.supervisor, SessionLost(self.incarnation, reason, stderr_tail))
@@ -1080,6 +1222,7 @@ class SessionActor(pykka.ThreadingActor):
         if self._is_closed:
             return
         self._is_closed = True
+        self._end_host_callbacks()
         self._fail_all(ConnectionLost(self.server, str(error)))
         if self._is_ready:
             safe_tell(self.supervisor, SessionLost(self.incarnation, str(error)))
