@@ -644,8 +644,12 @@ class Host:
             logger=logger_name if isinstance(logger_name, str) else None,
             data=args.get("data"),
         )
-        python_logger = logging.getLogger(f"mcp_troupe.server.{server}")
         number = cb.log_level_number(level_name)
+        wanted = self.log_level(server)
+        if wanted is not None and number < cb.log_level_number(wanted):
+            # Below the level we asked for: a legacy server may ignore logging/setLevel (or not offer it).
+            return
+        python_logger = logging.getLogger(f"mcp_troupe.server.{server}")
         if python_logger.isEnabledFor(number):
             source = f"[{_printable(entry.logger, 80)}] " if entry.logger else ""
             python_logger.log(number, "%s%s", source, _printable(entry.data, MAX_LOG_CHARS))
