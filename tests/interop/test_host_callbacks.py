@@ -1,8 +1,9 @@
 """Host callbacks end to end: the official SDK's tools elicit, sample, list roots, report progress and log.
 
 The server is ``servers/sdk_host.py`` (the SDK's ``MCPServer``), over stdio and over Streamable HTTP (SSE
-answers; the SDK's JSON-answer mode has no stream to send server requests on), in the legacy era (the revision mcp-troupe offers today). Each test installs handlers on the
-public ``Troupe`` and checks what the server's tool saw in return.
+answers; the SDK's JSON-answer mode has no stream to send server requests on), in the legacy era (the
+revision mcp-troupe offers today). Each test installs handlers on the public ``Troupe`` and checks what the
+server's tool saw in return.
 """
 
 from __future__ import annotations
