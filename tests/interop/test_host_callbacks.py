@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import runpy
 import subprocess
 import sys
 import time
@@ -308,3 +309,16 @@ def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
             return True
         time.sleep(0.02)
     return condition()
+
+
+def test_the_documented_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    example = runpy.run_path(
+        str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "host_callbacks.py")
+    )
+    answers = example["main"]()
+    assert answers[0] == "accept name=Ada age=30 colour=blue"
+    assert answers[1] == "my-model-1: summary of 'a long text'"
+    assert answers[2] == Path.cwd().as_uri()
+    assert answers[3:] == ["counted 3", "done"]
+    printed = capsys.readouterr().out
+    assert "progress mcp__host__count: 3/3 step 3" in printed
