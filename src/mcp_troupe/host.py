@@ -113,10 +113,10 @@ class ElicitationRequest:
 
     def describe(self) -> str:
         """A few lines for a terminal prompt."""
-        lines = [f"server {self.server!r} asks: {_printable(self.message, 500)}"]
+        lines = [f"server {self.server!r} asks: {cb.printable(self.message, 500)}"]
         if self.mode == "url" and self.url is not None:
             lines.append(f"  it wants you to open a page at {self.origin}")
-            lines.append(f"  full URL: {_printable(self.url, 2000)}")
+            lines.append(f"  full URL: {cb.printable(self.url, 2000)}")
         return "\n".join(lines)
 
 
@@ -625,7 +625,7 @@ class Host:
         )
         if self._emit is not None:
             shown = f"{event.progress:g}" + (f"/{event.total:g}" if event.total is not None else "")
-            detail = f"{tool}: {shown}" + (f" {_printable(event.message, 200)}" if event.message else "")
+            detail = f"{tool}: {shown}" + (f" {cb.printable(event.message, 200)}" if event.message else "")
             self._emit("progress", server, incarnation, detail)
         if watch is not None and watch.handler is not None:
             self._deliver(server, watch.handler, event, "progress")
@@ -651,8 +651,8 @@ class Host:
             return
         python_logger = logging.getLogger(f"mcp_troupe.server.{server}")
         if python_logger.isEnabledFor(number):
-            source = f"[{_printable(entry.logger, 80)}] " if entry.logger else ""
-            python_logger.log(number, "%s%s", source, _printable(entry.data, MAX_LOG_CHARS))
+            source = f"[{cb.printable(entry.logger, 80)}] " if entry.logger else ""
+            python_logger.log(number, "%s%s", source, cb.printable(entry.data, MAX_LOG_CHARS))
         if self.log_handler is not None:
             self._deliver(server, self.log_handler, entry, "log")
 
@@ -662,7 +662,7 @@ class Host:
         """``notifications/elicitation/complete``: the out-of-band interaction of a URL elicitation ended."""
         elicitation_id = params.get("elicitationId") if isinstance(params, Mapping) else None
         if self._emit is not None:
-            self._emit("elicitation_complete", server, incarnation, _printable(elicitation_id, 200))
+            self._emit("elicitation_complete", server, incarnation, cb.printable(elicitation_id, 200))
 
     def _deliver(self, server: str, handler: Callable[[Any], Any], item: Any, what: str) -> None:
         loop = self._loop
@@ -700,14 +700,6 @@ class Host:
         """Forget every live session's hooks (the troupe stopped)."""
         self._roots_listeners.clear()
         self._calls.clear()
-
-
-def _printable(value: object, limit: int) -> str:
-    """``value`` as one line of at most ``limit`` characters, control characters escaped (no log forging)."""
-    text = value if isinstance(value, str) else repr(value)
-    if len(text) > limit:
-        text = text[:limit] + "…"
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def _is_async(handler: object) -> bool:

@@ -50,8 +50,10 @@ __all__ = [
     "check_elicitation_url",
     "check_requested_schema",
     "client_capabilities",
+    "field_problem",
     "log_level_number",
     "parse_elicitation",
+    "printable",
     "roots_result",
     "schema_defaults",
     "url_origin",
@@ -381,6 +383,23 @@ def check_elicit_result(result: object, schema: Mapping[str, Any] | None) -> dic
             raise ValueError(f"required field {name!r:.60} is missing")
     answer["content"] = filled
     return answer
+
+
+def field_problem(prop: Mapping[str, Any], value: object) -> str | None:
+    """What is wrong with ``value`` for the form field ``prop`` (from a checked schema), or None."""
+    return _value_problem(prop, value)
+
+
+def printable(value: object, limit: int) -> str:
+    """``value`` as one line of at most ``limit`` characters, control characters escaped.
+
+    For showing untrusted text (a server's message, its log data) to a human or a log: no forged lines, no
+    terminal escape sequences.
+    """
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def _value_problem(prop: Mapping[str, Any], value: object) -> str | None:
