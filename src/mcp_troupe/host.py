@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from mcp_troupe.actors.loop import IoLoop
 
 __all__ = [
+    "Completion",
     "ElicitationHandler",
     "ElicitationRequest",
     "ElicitationResult",
@@ -65,6 +66,7 @@ __all__ = [
     "SamplingHandler",
     "SamplingRequest",
     "SamplingResult",
+    "Subscription",
 ]
 
 log = logging.getLogger("mcp_troupe.host")
@@ -210,6 +212,29 @@ class LogEntry:
     data: Any
 
 
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """Suggested values for one argument (``Troupe.complete``): at most 100, best first."""
+
+    values: tuple[str, ...]
+    total: int | None = None
+    has_more: bool = False
+
+
+class Subscription:
+    """A resource subscription (``Troupe.subscribe``); :meth:`cancel` ends it."""
+
+    def __init__(self, host: Host, server: str, uri: str, callback: Callable[[str], Any]) -> None:
+        self._host = host
+        self.server = server
+        self.uri = uri
+        self.callback = callback
+
+    def cancel(self) -> None:
+        """Stop calling the callback; the last subscriber of a URI unsubscribes it on the server."""
+        self._host.unsubscribe(self)
+
+
 ElicitationHandler: TypeAlias = Callable[[ElicitationRequest], Any]
 """Takes an :class:`ElicitationRequest`, returns (or returns an awaitable of) a dict or ElicitationResult."""
 SamplingHandler: TypeAlias = Callable[[SamplingRequest], Any]
@@ -272,6 +297,9 @@ class Host:
         self._roots_told: dict[str, dict[str, Any]] = {}
         self._roots_listeners: dict[str, Callable[[], None]] = {}
         self._is_polling = False
+        # Resource subscriptions by server and URI, and how to reach each server's live session.
+        self._subscriptions: dict[str, dict[str, list[Subscription]]] = {}
+        self._sessions: dict[str, Callable[[str, Mapping[str, Any]], Any]] = {}
 
     # ---- wiring -------------------------------------------------------------------------------------------
 
@@ -693,6 +721,50 @@ class Host:
                     pass  # logged by _run; a notification has nobody to answer
         finally:
             drain.is_running = False
+
+    # ---- resource subscriptions (legacy: resources/subscribe; the modern era: subscriptions/listen) -------
+
+    def attach(self, server: str, send: Callable[[str, Mapping[str, Any]], Any]) -> list[str]:
+        """A session of ``server`` is ready; ``send(method, params)`` sends a request on it (returning a
+        future). Returns the URIs it must subscribe (again, after a reconnect)."""
+        self._sessions[server] = send
+        return list(self._subscriptions.get(server, {}))
+
+    def detach(self, server: str, send: Callable[[str, Mapping[str, Any]], Any]) -> None:
+        """That session ended."""
+        if self._sessions.get(server) is send:
+            del self._sessions[server]
+
+    def subscribe(self, server: str, uri: str, callback: Callable[[str], Any]) -> tuple[Subscription, Any]:
+        """Register ``callback`` for ``uri``; returns the subscription and the server's answer (a future), or
+        None when nothing was sent (already subscribed, or the server is not connected: sent on connect)."""
+        subscription = Subscription(self, server, uri, callback)
+        by_uri = self._subscriptions.setdefault(server, {})
+        is_new = uri not in by_uri
+        by_uri.setdefault(uri, []).append(subscription)
+        send = self._sessions.get(server)
+        answer = send(cb.RESOURCES_SUBSCRIBE, {"uri": uri}) if is_new and send is not None else None
+        return subscription, answer
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        """End one subscription; unsubscribe on the server when it was the URI's last."""
+        by_uri = self._subscriptions.get(subscription.server, {})
+        callbacks = by_uri.get(subscription.uri, [])
+        if subscription in callbacks:
+            callbacks.remove(subscription)
+        if not callbacks and subscription.uri in by_uri:
+            del by_uri[subscription.uri]
+            send = self._sessions.get(subscription.server)
+            if send is not None:
+                send(cb.RESOURCES_UNSUBSCRIBE, {"uri": subscription.uri})
+
+    def on_resource_updated(self, server: str, params: Mapping[str, Any] | None) -> None:
+        """``notifications/resources/updated``: call every callback subscribed to that URI."""
+        uri = params.get("uri") if isinstance(params, Mapping) else None
+        if not isinstance(uri, str):
+            return
+        for subscription in list(self._subscriptions.get(server, {}).get(uri, [])):
+            self._deliver(server, subscription.callback, uri, "subscription")
 
     # ---- the facade's helpers --------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
@@ -50,14 +50,16 @@ from mcp_troupe.actors.registry import (
 )
 from mcp_troupe.approval import Approver
 from mcp_troupe.config import TroupeConfig
-from mcp_troupe.errors import TroupeClosed
+from mcp_troupe.errors import CallError, TroupeClosed, UnknownServer
 from mcp_troupe.host import (
+    Completion,
     ElicitationHandler,
     Host,
     LogHandler,
     ProgressHandler,
     Roots,
     SamplingHandler,
+    Subscription,
 )
 from mcp_troupe.types import ServerStatus, ToolResult, ToolSpec, TroupeEvent
 
@@ -396,6 +398,77 @@ class Troupe:
         """Tell the host which tool a call is, so that its progress events name it (and reach its handler)."""
         if progress_handler is not None or self.host.progress_handler is not None:
             self.host.watch_call(reply_to, name, progress_handler)
+
+    def complete(
+        self,
+        *,
+        argument: str,
+        value: str = "",
+        prompt: str | None = None,
+        resource_template: str | None = None,
+        context: Mapping[str, str] | None = None,
+        server: str | None = None,
+        timeout: float | None = None,
+    ) -> Completion:
+        """Suggest values for a prompt's argument or a URI template's parameter (``completion/complete``).
+
+        Name exactly one of ``prompt`` and ``resource_template``; ``value`` is what is typed so far and
+        ``context`` the other arguments already chosen. ``server`` may be left out when exactly one connected
+        server offers that kind of thing. The same as ``mcp_prompts`` / ``mcp_resources`` ``action=complete``;
+        raises :class:`~mcp_troupe.errors.CallError` with the reason when the server cannot complete.
+        """
+        if (prompt is None) == (resource_template is None):
+            raise ValueError("complete() needs exactly one of prompt= and resource_template=")
+        arguments: dict[str, Any] = {"action": "complete", "argument": argument, "value": value}
+        if prompt is not None:
+            tool, arguments["name"] = "mcp_prompts", prompt
+        else:
+            tool, arguments["uri"] = "mcp_resources", resource_template
+        if context:
+            arguments["context"] = dict(context)
+        if server is not None:
+            arguments["server"] = server
+        result = self.call(tool, arguments, timeout=timeout)
+        structured = result.structured
+        if result.is_error or not isinstance(structured, Mapping):
+            raise CallError(result.text)
+        total = structured.get("total")
+        return Completion(
+            values=tuple(structured.get("values", ())),
+            total=total if isinstance(total, int) else None,
+            has_more=structured.get("hasMore") is True,
+        )
+
+    def subscribe(
+        self,
+        uri: str,
+        callback: Callable[[str], Any],
+        *,
+        server: str | None = None,
+        timeout: float = CONTROL_TIMEOUT,
+    ) -> Subscription:
+        """Call ``callback(uri)`` whenever the server says the resource ``uri`` changed.
+
+        Legacy era: ``resources/subscribe``, sent again after every reconnect; the callback runs like any
+        handler (sync in a worker thread, async on the loop). ``server`` may be left out when only one is
+        configured. When the server is connected its answer is awaited (a refusal raises ``RemoteError``);
+        otherwise the subscription is sent when it connects. ``.cancel()`` unsubscribes.
+        """
+        if server is None:
+            if len(self.config.servers) != 1:
+                raise ValueError("subscribe() needs server= when more than one server is configured")
+            (server,) = self.config.servers
+        if server not in self.config.servers:
+            raise UnknownServer(server, tuple(self.config.servers))
+        self._refuse_on_io_loop("subscribe")
+        subscription, answer = self.host.subscribe(server, uri, callback)
+        if answer is not None:
+            try:
+                answer.result(timeout)
+            except BaseException:
+                subscription.cancel()
+                raise
+        return subscription
 
     def roots_changed(self, timeout: float = CONTROL_TIMEOUT) -> list[str]:
         """Ask a callable ``roots`` again now; send ``notifications/roots/list_changed`` where it changed.

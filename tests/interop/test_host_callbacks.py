@@ -25,7 +25,14 @@ import pytest
 from mcp_troupe import RemoteError, Troupe
 from mcp_troupe.approval import ApprovalRequest
 from mcp_troupe.config import ReconnectPolicy, ServerConfig, TroupeConfig, stdio_server
-from mcp_troupe.host import ElicitationRequest, ElicitationResult, LogEntry, ProgressEvent, SamplingRequest
+from mcp_troupe.host import (
+    Completion,
+    ElicitationRequest,
+    ElicitationResult,
+    LogEntry,
+    ProgressEvent,
+    SamplingRequest,
+)
 from mcp_troupe.types import ServerState
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(90)]
@@ -265,6 +272,32 @@ def test_a_failing_handler_fails_only_that_request(host: Host) -> None:
     assert "elicitation handler failed (RuntimeError)" in failed
     assert "secret-token-123" not in failed  # the handler's message stays with the host
     assert troupe.call("mcp__host__count", {"steps": 1, "delay": 0}).text == "counted 1"
+
+
+def test_completions_for_a_prompt_argument_and_a_template_parameter(host: Host) -> None:
+    troupe, _handlers, _root = host
+    languages = troupe.complete(prompt="greet", argument="language", value="es")
+    assert languages == Completion(values=("esperanto", "estonian"), total=2, has_more=False)
+    names = troupe.complete(
+        resource_template="docs://{name}", argument="name", value="x", context={"language": "french"}
+    )
+    assert names.values == ("french-x1", "french-x2") and names.has_more
+    # The model's way: mcp_prompts action=complete.
+    text = troupe.call("mcp_prompts", {"action": "complete", "name": "greet", "argument": "language"}).text
+    assert "- english" in text and "- french" in text
+
+
+def test_a_subscription_calls_back_on_every_update_until_cancelled(host: Host) -> None:
+    troupe, _handlers, _root = host
+    updates: list[str] = []
+    subscription = troupe.subscribe("docs://a", updates.append)
+    troupe.call("mcp__host__touch", {"uri": "docs://a"})
+    troupe.call("mcp__host__touch", {"uri": "docs://other"})  # not subscribed: no callback
+    assert wait_until(lambda: updates == ["docs://a"])
+    subscription.cancel()
+    troupe.call("mcp__host__touch", {"uri": "docs://a"})
+    time.sleep(0.2)
+    assert updates == ["docs://a"]
 
 
 # ---- troupes of their own (stdio): approval memory, no handlers ------------------------------------------

@@ -105,7 +105,8 @@ RESULTS_MAX_ENTRIES = 64
 RESULTS_MAX_CHARS = 32 * 1024 * 1024
 """Characters kept in all, across the stored outputs; one larger output is itself cut to this."""
 # The capabilities a server's handshake may offer that the built-in tools reach.
-_BUILTIN_CAPABILITIES = frozenset(tool.capability for tool in BUILTIN_TOOLS.values())
+# completions: action=complete of both built-ins needs it (issue 14).
+_BUILTIN_CAPABILITIES = frozenset(tool.capability for tool in BUILTIN_TOOLS.values()) | {"completions"}
 
 
 # ---- commands from the facade ------------------------------------------------------------------------------

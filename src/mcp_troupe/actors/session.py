@@ -410,6 +410,7 @@ class SessionActor(pykka.ThreadingActor):
         # host callbacks: the server's requests being answered by the host, by the server's id.
         self._serving: dict[RequestId, TaskHandle] = {}
         self._roots_notify: Callable[[], None] | None = None
+        self._host_send: Callable[[str, Mapping[str, Any]], Any] | None = None
 
     # ---- dispatch ----------------------------------------------------------------------------------------
 
@@ -476,6 +477,9 @@ class SessionActor(pykka.ThreadingActor):
         if host is not None and self._roots_notify is not None:
             host.unwatch_roots(self.server, self._roots_notify)
             self._roots_notify = None
+        if host is not None and self._host_send is not None:
+            host.detach(self.server, self._host_send)
+            self._host_send = None
 
     # ---- handshake --------------------------------------------------------------------------------------
 
@@ -549,6 +553,26 @@ class SessionActor(pykka.ThreadingActor):
 
             self._roots_notify = notify
             host.watch_roots(self.server, notify)
+        self_ref = self.actor_ref
+
+        def send(method: str, params: Mapping[str, Any]) -> Future[Any]:
+            future: Future[Any] = Future()
+            if not safe_tell(self_ref, CallRequest(method, params, future)):
+                _fail(future, ConnectionLost(self.server, "the session ended"))
+            return future
+
+        self._host_send = send
+        for uri in host.attach(self.server, send):
+            # A reconnect is a new session: the server forgot our subscriptions with the old one.
+            self._send_request(
+                cb.RESOURCES_SUBSCRIBE,
+                {"uri": uri},
+                self.handshake_timeout,
+                on_result=lambda _result: None,
+                on_error=lambda error: log.warning(
+                    "server %s: subscribing again to a resource failed: %s", self.server, error
+                ),
+            )
 
     def _serve_request(self, request: Request) -> bool:
         """Hand a server's request to the host as a loop task; False when the host does not take it."""
@@ -1043,6 +1067,8 @@ class SessionActor(pykka.ThreadingActor):
             return
         elif method == proto.LOG_MESSAGE:
             host.on_log(self.server, params)
+        elif method == cb.RESOURCES_UPDATED:
+            host.on_resource_updated(self.server, params)
         elif method == cb.ELICITATION_COMPLETE:
             host.on_elicitation_complete(self.server, self.incarnation, params)
         elif method == proto.CANCELLED and params is not None:

@@ -39,6 +39,9 @@ __all__ = [
     "ELICITATION_CREATE",
     "LOGGING_SET_LEVEL",
     "LOG_LEVELS",
+    "RESOURCES_SUBSCRIBE",
+    "RESOURCES_UNSUBSCRIBE",
+    "RESOURCES_UPDATED",
     "ROOTS_LIST",
     "ROOTS_LIST_CHANGED",
     "SAMPLING_CREATE_MESSAGE",
@@ -65,6 +68,9 @@ SAMPLING_CREATE_MESSAGE: Final = "sampling/createMessage"
 ROOTS_LIST: Final = "roots/list"
 ROOTS_LIST_CHANGED: Final = "notifications/roots/list_changed"
 LOGGING_SET_LEVEL: Final = "logging/setLevel"
+RESOURCES_SUBSCRIBE: Final = "resources/subscribe"
+RESOURCES_UNSUBSCRIBE: Final = "resources/unsubscribe"
+RESOURCES_UPDATED: Final = "notifications/resources/updated"
 
 # spec: client/sampling, error handling — the example for a refused sampling request is code -1, "User
 # rejected sampling request"; the official SDKs answer a declined approval the same way.

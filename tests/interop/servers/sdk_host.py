@@ -12,6 +12,10 @@ Tools:
 - ``where()``: ``roots/list``; answers the URIs, comma-separated.
 - ``count(steps, delay)``: reports progress ``i/steps`` with a message, sleeping ``delay`` between steps.
 - ``chatty()``: logs at debug, info and warning, then answers ``done``.
+- ``touch(uri)``: sends ``notifications/resources/updated`` for ``uri`` (after a ``resources/subscribe``).
+
+It also has a prompt ``greet(language)`` and a template ``docs://{name}``, both completed by
+``completion/complete`` (languages starting with what was typed; names within the chosen ``language``).
 """
 
 from __future__ import annotations
@@ -104,6 +108,55 @@ async def chatty(ctx: Context) -> str:
     await ctx.info("an info line", logger_name="chat")
     await ctx.warning({"problem": "a warning"})
     return "done"
+
+
+@server.tool()
+async def touch(uri: str, ctx: Context) -> str:
+    """Tell the client that the resource changed."""
+    await ctx.request_context.session.send_resource_updated(uri)
+    return f"touched {uri}"
+
+
+@server.prompt()
+def greet(language: str) -> str:
+    """Greet in a language."""
+    return f"Say hello in {language}."
+
+
+@server.resource("docs://{name}")
+def doc(name: str) -> str:
+    """One document."""
+    return f"document {name}"
+
+
+LANGUAGES = ["english", "esperanto", "estonian", "french"]
+
+
+@server.completion()
+async def complete(
+    ref: types.PromptReference | types.ResourceTemplateReference,
+    argument: types.CompletionArgument,
+    context: types.CompletionContext | None,
+) -> types.Completion | None:
+    if isinstance(ref, types.PromptReference) and argument.name == "language":
+        values = [language for language in LANGUAGES if language.startswith(argument.value)]
+        return types.Completion(values=values, total=len(values), has_more=False)
+    if isinstance(ref, types.ResourceTemplateReference) and argument.name == "name":
+        chosen = (context.arguments or {}).get("language", "any") if context else "any"
+        return types.Completion(
+            values=[f"{chosen}-{argument.value}1", f"{chosen}-{argument.value}2"], has_more=True
+        )
+    return None
+
+
+async def on_subscribe(ctx: object, params: types.SubscribeRequestParams) -> types.EmptyResult:
+    return types.EmptyResult()
+
+
+server._lowlevel_server.add_request_handler("resources/subscribe", types.SubscribeRequestParams, on_subscribe)
+server._lowlevel_server.add_request_handler(
+    "resources/unsubscribe", types.UnsubscribeRequestParams, on_subscribe
+)
 
 
 def main(argv: list[str]) -> None:
