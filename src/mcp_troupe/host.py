@@ -79,6 +79,8 @@ ROOTS_POLL_INTERVAL = 2.0
 # Worker threads for sync handlers, apart from anyio's default pool (the approver's): a handler stuck for
 # good on one server still leaves threads for everyone else.
 HANDLER_THREADS = 16
+# Task ids of calls remembered for CallHandle.task_id (the oldest are forgotten first).
+MAX_REMEMBERED_TASKS = 10_000
 # A log message's data is cut to this many characters before it reaches the Python logger.
 MAX_LOG_CHARS = 4000
 
@@ -292,6 +294,7 @@ class Host:
         self._declared: dict[str, Mapping[str, Any]] = {}
         self._sampling_approved: set[str] = set()
         self._calls: dict[object, _CallWatch] = {}
+        self._task_ids: dict[object, str] = {}
         self._drains: dict[str, _Drain] = {}
         # Roots: what each server was last told, and how to tell its live session that they changed.
         self._roots_told: dict[str, dict[str, Any]] = {}
@@ -624,6 +627,17 @@ class Host:
         calls = self._calls
         calls[reply_to] = _CallWatch(tool, handler)
         reply_to.add_done_callback(lambda done: calls.pop(done, None))
+
+    def on_task(self, reply_to: Any, task_id: str) -> None:
+        """The call answered through ``reply_to`` runs as server task ``task_id`` (``CallHandle.task_id``)."""
+        # Kept after the call ends (the handle may ask later), the oldest forgotten past a bound.
+        self._task_ids[reply_to] = task_id
+        while len(self._task_ids) > MAX_REMEMBERED_TASKS:
+            self._task_ids.pop(next(iter(self._task_ids)))
+
+    def task_id(self, reply_to: Any) -> str | None:
+        """The task id of a pending call that runs as a task, once the server has named it."""
+        return self._task_ids.get(reply_to)
 
     def on_progress(
         self, server: str, incarnation: int, tool: str, params: Mapping[str, Any], reply_to: Any

@@ -108,6 +108,15 @@ class CallHandle:
             raise TimeoutError(f"no result for {self.name!r} yet") from None
         return self._troupe._render(reply)
 
+    @property
+    def task_id(self) -> str | None:
+        """The server's task id when the tool runs as a task (2025-11-25 ``execution.taskSupport``).
+
+        None until the server has answered with its task (and for calls that are not tasks);
+        :meth:`cancel` then cancels the task (``tasks/cancel``).
+        """
+        return self._troupe.host.task_id(self._future)
+
     def done(self) -> bool:
         """Whether the call has finished (in any way)."""
         return self._future.done()

@@ -226,6 +226,8 @@ class CallLane:
         self._memo_previous: dict[bytes, Any] = {}
         # host callbacks (set by the session): where progress goes, and the max_call_time rule.
         self.host: Host | None = None
+        # Tools called as tasks (2025-11-25): refused here, so that the facade takes the session's path.
+        self.task_tools: frozenset[str] = frozenset()
 
     # ---- session side ----------------------------------------------------------------------------------
 
@@ -275,6 +277,8 @@ class CallLane:
         Returns the request id, or None when the lane is closed (nothing was sent and ``reply_to`` is
         untouched: the caller takes the actors' path, which knows why the server is not there).
         """
+        if name in self.task_tools:
+            return None
         request_id = next(self.ids)
         # host callbacks: ask for progress under the request id (unique among active requests).
         params = proto.call_tool_params(name, arguments)

@@ -50,6 +50,7 @@ from mcp_troupe.errors import (
 from mcp_troupe.protocol import callbacks as cb
 from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol import mcp as proto
+from mcp_troupe.protocol import tasks as task_proto
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
 from mcp_troupe.protocol.mcp import CATALOG_ITEM_KEYS, InitializeResult, PageGuard, ToolDefinition
 from mcp_troupe.protocol.versions import LATEST, Revision, negotiate
@@ -243,6 +244,12 @@ class _RootsChanged:
     pass
 
 
+# tasks (2025-11-25 core, issue 14): time to ask tasks/get again for this task.
+@dataclass(frozen=True, slots=True)
+class _PollTask:
+    task_id: str
+
+
 SessionMessage = (
     Connect
     | Opened
@@ -260,6 +267,7 @@ SessionMessage = (
     | _CallerGaveUp
     | _ServerRequestAnswered
     | _RootsChanged
+    | _PollTask
 )
 
 
@@ -337,6 +345,21 @@ class _Pending:
 
 
 @dataclass(slots=True)
+class _TaskCall:
+    """A tools/call sent as a task: created, polled with tasks/get, its result fetched with tasks/result."""
+
+    reply_to: Future[Any]
+    context: Any
+    tool: str
+    deadline: float
+    timeout: float
+    task_id: str | None = None
+    is_fetching: bool = False
+    is_done: bool = False
+    last_seen: tuple[str, str | None] | None = None
+
+
+@dataclass(slots=True)
 class _CatalogListing:
     """One on-demand listing in flight, with the callers waiting for it."""
 
@@ -411,6 +434,10 @@ class SessionActor(pykka.ThreadingActor):
         self._serving: dict[RequestId, TaskHandle] = {}
         self._roots_notify: Callable[[], None] | None = None
         self._host_send: Callable[[str, Mapping[str, Any]], Any] | None = None
+        # tasks: which tools are called as tasks, the calls waiting for one, and those not yet created.
+        self._task_tools: frozenset[str] = frozenset()
+        self._tasks: dict[str, _TaskCall] = {}
+        self._task_calls: list[_TaskCall] = []
 
     # ---- dispatch ----------------------------------------------------------------------------------------
 
@@ -436,6 +463,8 @@ class SessionActor(pykka.ThreadingActor):
             case _ServerRequestAnswered():
                 if self._serving.pop(msg.request_id, None) is not None and not self._is_closed:
                     self._write(msg.frame)
+            case _PollTask():
+                self._poll_task(msg.task_id)
             case _RootsChanged():
                 if self._is_ready and not self._is_closed:
                     self._notify(cb.ROOTS_LIST_CHANGED, None)
@@ -470,6 +499,11 @@ class SessionActor(pykka.ThreadingActor):
 
     def _end_host_callbacks(self) -> None:
         """Stop answering this connection's server requests and watching its roots (host callbacks)."""
+        calls, self._task_calls, self._tasks = self._task_calls, [], {}
+        for call in calls:
+            if not call.is_done:
+                call.is_done = True
+                _fail(call.reply_to, ConnectionLost(self.server, "the connection ended while a task ran"))
         serving, self._serving = self._serving, {}
         for handle in serving.values():
             handle.cancel()
@@ -613,6 +647,159 @@ class SessionActor(pykka.ThreadingActor):
         if host is not None:
             host.on_progress(self.server, self.incarnation, pending.tool, params, pending.reply_to)
 
+    # ---- tasks (2025-11-25 core, issue 14) ----------------------------------------------------------
+
+    def _note_task_tools(self, tools: tuple[ToolDefinition, ...]) -> None:
+        capabilities = self._info.capabilities if self._info is not None else {}
+        self._task_tools = frozenset(
+            tool.name for tool in tools if task_proto.wants_task(tool.raw, capabilities)
+        )
+        if self._lane is not None:
+            # The lane sends plain calls only: a task tool's calls come here (the facade's actor path).
+            self._lane.task_tools = self._task_tools
+
+    def _start_task_call(self, msg: CallRequest, timeout: float) -> None:
+        """spec: 2025-11-25 tasks — a tool with taskSupport required MUST be called with params.task."""
+        assert msg.params is not None
+        host = self.runtime.host
+        limit = host.max_call_time(self.server, timeout) if host is not None else timeout
+        name = msg.params.get("name")
+        call = _TaskCall(msg.reply_to, msg.context, str(name), time.monotonic() + timeout, timeout)
+        self._task_calls.append(call)
+        # The task may live as long as the call may run; the server may shorten it.
+        params = {**msg.params, "task": {"ttl": int(limit * 1000)}}
+        self._send_request(
+            proto.TOOLS_CALL,
+            params,
+            timeout,
+            on_result=lambda result: self._on_task_created(call, result),
+            on_error=lambda error: self._finish_task(call, error=error),
+        )
+        self_ref = self.actor_ref
+
+        def on_done(future: Future[Any]) -> None:
+            if future.cancelled():
+                safe_tell(self_ref, CancelCall(future, "the caller cancelled the call"))
+
+        msg.reply_to.add_done_callback(on_done)
+
+    def _on_task_created(self, call: _TaskCall, result: Mapping[str, Any]) -> None:
+        if "task" not in result:
+            # The server ran it without a task after all: this is the call's result.
+            self._finish_task(call, result=result)
+            return
+        try:
+            state = task_proto.parse_task(result.get("task"))
+        except ProtocolError as exc:
+            self._finish_task(call, error=exc)
+            return
+        call.task_id = state.task_id
+        self._tasks[state.task_id] = call
+        host = self.runtime.host
+        if host is not None:
+            host.on_task(call.reply_to, state.task_id)
+        if call.is_done:  # cancelled before the server named the task: cancel it now
+            self._send_task_cancel(state.task_id)
+            return
+        self._on_task_state(call, state)
+
+    def _on_task_state(self, call: _TaskCall, state: task_proto.TaskState) -> None:
+        seen = (state.status, state.status_message)
+        if seen != call.last_seen:  # a poll and a status notification often say the same thing
+            call.last_seen = seen
+            detail = f"{call.tool} task {state.task_id}: {state.status}"
+            if state.status_message:
+                detail += f" {cb.printable(state.status_message, 200)}"
+            self.runtime.emit("task", self.server, self.incarnation, detail)
+        if call.is_done or call.is_fetching:
+            return
+        if state.status == "cancelled":
+            self._finish_task(call, error=CallCancelled(self.server, state.task_id, proto.TOOLS_CALL))
+        elif state.status in ("completed", "failed", "input_required"):
+            # tasks/result returns the outcome once terminal; for input_required it is where the server
+            # delivers its input requests (which reach the host's handlers like any server request).
+            call.is_fetching = True
+            self._send_request(
+                task_proto.TASKS_RESULT,
+                {"taskId": state.task_id},
+                max(0.1, call.deadline - time.monotonic()),
+                on_result=lambda result: self._finish_task(call, result=result),
+                on_error=lambda error: self._on_task_error(call, error),
+            )
+        else:
+            wait = min(task_proto.poll_seconds(state), max(0.0, call.deadline - time.monotonic()))
+            self.runtime.loop.call_later(wait, safe_tell, self.actor_ref, _PollTask(state.task_id))
+
+    def _poll_task(self, task_id: str) -> None:
+        call = self._tasks.get(task_id)
+        if call is None or call.is_done or call.is_fetching:
+            return
+        remaining = call.deadline - time.monotonic()
+        if remaining <= 0:
+            self._cancel_task(call, CallTimedOut(self.server, task_id, proto.TOOLS_CALL, call.timeout))
+            return
+
+        def on_state(result: Mapping[str, Any]) -> None:
+            try:
+                self._on_task_state(call, task_proto.parse_task(result))
+            except ProtocolError as exc:
+                self._finish_task(call, error=exc)
+
+        self._send_request(
+            task_proto.TASKS_GET,
+            {"taskId": task_id},
+            remaining,
+            on_result=on_state,
+            on_error=lambda error: self._on_task_error(call, error),
+        )
+
+    def _on_task_notification(self, params: Mapping[str, Any] | None) -> None:
+        try:
+            state = task_proto.parse_task(params)
+        except ProtocolError as exc:
+            log.debug("server %s: unreadable task status notification: %s", self.server, exc)
+            return
+        call = self._tasks.get(state.task_id)
+        if call is not None:
+            self._on_task_state(call, state)
+
+    def _on_task_error(self, call: _TaskCall, error: TroupeError) -> None:
+        if isinstance(error, CallTimedOut) and call.task_id is not None:
+            self._cancel_task(call, CallTimedOut(self.server, call.task_id, proto.TOOLS_CALL, call.timeout))
+        else:
+            self._finish_task(call, error=error)
+
+    def _cancel_task(self, call: _TaskCall, error: TroupeError) -> None:
+        """spec: 2025-11-25 cancellation — task-augmented requests MUST be cancelled with tasks/cancel."""
+        if call.task_id is not None:
+            self._send_task_cancel(call.task_id)
+        self._finish_task(call, error=error)
+
+    def _send_task_cancel(self, task_id: str) -> None:
+        self._send_request(
+            task_proto.TASKS_CANCEL,
+            {"taskId": task_id},
+            self.call_timeout,
+            on_result=lambda _result: None,
+            on_error=lambda error: log.info("server %s: tasks/cancel failed: %s", self.server, error),
+        )
+
+    def _finish_task(
+        self, call: _TaskCall, *, result: Mapping[str, Any] | None = None, error: TroupeError | None = None
+    ) -> None:
+        if call.is_done:
+            return
+        call.is_done = True
+        if call.task_id is not None:
+            self._tasks.pop(call.task_id, None)
+        if call in self._task_calls:
+            self._task_calls.remove(call)
+        if error is not None:
+            _fail(call.reply_to, error)
+        else:
+            assert result is not None
+            _complete(call.reply_to, result if call.context is None else (result, call.context))
+
     # ---- catalog ----------------------------------------------------------------------------------------
 
     def _start_listing(self) -> None:
@@ -709,6 +896,7 @@ class SessionActor(pykka.ThreadingActor):
         self._listing_rejected = []
         self._published_pages, self._listing_pages = self._listing_pages, []
         self._published_by_name = None
+        self._note_task_tools(tools)
         if self._is_ready:
             safe_tell(self.supervisor, CatalogChanged(self.incarnation, tools, rejected))
             return
@@ -858,6 +1046,13 @@ class SessionActor(pykka.ThreadingActor):
             _fail(reply_to, ConnectionLost(self.server, "the session is not connected"))
             return
         timeout = msg.timeout if msg.timeout is not None else self.call_timeout
+        if (
+            msg.method == proto.TOOLS_CALL
+            and msg.params is not None
+            and msg.params.get("name") in self._task_tools
+        ):
+            self._start_task_call(msg, timeout)
+            return
         request_id = self._send_request(
             msg.method, msg.params, timeout, reply_to=reply_to, context=msg.context
         )
@@ -870,6 +1065,10 @@ class SessionActor(pykka.ThreadingActor):
         reply_to.add_done_callback(on_done)
 
     def _on_cancel(self, reply_to: Future[Any], reason: str) -> None:
+        for call in self._task_calls:
+            if call.reply_to is reply_to and not call.is_done:
+                self._cancel_task(call, CallCancelled(self.server, call.task_id or "?", proto.TOOLS_CALL))
+                return
         for request_id, pending in self._pending.items():
             if pending.reply_to is reply_to:
                 self._abandon(request_id, reason, CallCancelled)
@@ -1067,6 +1266,8 @@ class SessionActor(pykka.ThreadingActor):
             return
         elif method == proto.LOG_MESSAGE:
             host.on_log(self.server, params)
+        elif method == task_proto.TASKS_STATUS:
+            self._on_task_notification(params)
         elif method == cb.RESOURCES_UPDATED:
             host.on_resource_updated(self.server, params)
         elif method == cb.ELICITATION_COMPLETE:
