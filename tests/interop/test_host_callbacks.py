@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from mcp_troupe import RemoteError, Troupe
+from mcp_troupe import CallTimedOut, RemoteError, Troupe
 from mcp_troupe.approval import ApprovalRequest
 from mcp_troupe.config import ReconnectPolicy, ServerConfig, TroupeConfig, stdio_server
 from mcp_troupe.host import (
@@ -327,6 +327,38 @@ def test_sampling_from_an_untrusted_server_is_put_to_the_approver_once() -> None
 
     with troupe_of(server, approval_mode="ask", approver=refuse, sampling_handler=model) as troupe:
         assert "User rejected sampling request" in failure_of(troupe, "mcp__host__summarise", {"text": "x"})
+
+
+def test_progress_never_outlives_max_call_time() -> None:
+    # Progress every 0.2 s keeps restarting the 0.5 s timeout, but max_call_time stops the call at 1.5 s.
+    server = dataclasses.replace(stdio_server("host", sys.executable, str(SERVER)), max_call_time=1.5)
+    with troupe_of(server) as troupe:
+        started = time.monotonic()
+        with pytest.raises(CallTimedOut) as caught:
+            troupe.call("mcp__host__count", {"steps": 50, "delay": 0.2}, timeout=0.5)
+        elapsed = time.monotonic() - started
+        assert 1.4 <= elapsed < 3.0
+        assert "1.5 s" in str(caught.value)
+        # The connection is fine: the next call works.
+        assert troupe.call("mcp__host__count", {"steps": 1, "delay": 0}).text == "counted 1"
+
+
+def test_a_callable_roots_change_is_noticed_and_listed_again(tmp_path: Path) -> None:
+    current = [tmp_path / "a"]
+
+    def roots(server: str) -> list[Path]:
+        assert server == "host"
+        return list(current)
+
+    with troupe_of(stdio_server("host", sys.executable, str(SERVER)), roots=roots) as troupe:
+        assert troupe.call("mcp__host__where", {}).text == (tmp_path / "a").as_uri()
+        assert troupe.roots_changed() == []
+        current.append(tmp_path / "b")
+        assert troupe.roots_changed() == ["host"]  # notifications/roots/list_changed was sent
+        assert (
+            troupe.call("mcp__host__where", {}).text
+            == f"{(tmp_path / 'a').as_uri()},{(tmp_path / 'b').as_uri()}"
+        )
 
 
 def test_without_handlers_nothing_is_declared_and_the_server_gets_method_not_found() -> None:

@@ -260,3 +260,63 @@ def test_log_levels_map_onto_python_levels_in_order() -> None:
     numbers = [cb.log_level_number(level) for level in cb.LOG_LEVELS]
     assert numbers == sorted(numbers) and numbers[0] == 10 and numbers[3] == 30
     assert cb.log_level_number("nonsense") == 30
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=10),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+PROPERTY = st.fixed_dictionaries(
+    {"type": st.sampled_from(["string", "number", "integer", "boolean", "array", "object", 3])},
+    optional={
+        "enum": JSON,
+        "oneOf": JSON,
+        "items": JSON,
+        "default": JSON,
+        "minimum": JSON,
+        "maxLength": JSON,
+        "format": JSON,
+        "title": JSON,
+    },
+)
+
+
+@given(
+    st.fixed_dictionaries(
+        {
+            "message": JSON,
+            "requestedSchema": st.fixed_dictionaries(
+                {
+                    "type": st.just("object"),
+                    "properties": st.dictionaries(st.text(max_size=5), PROPERTY, max_size=4),
+                },
+                optional={"required": JSON},
+            ),
+        },
+        optional={"mode": st.sampled_from(["form", "url", "other"]), "url": JSON},
+    ),
+    JSON,
+)
+def test_an_untrusted_request_and_any_answer_fail_only_in_the_documented_ways(
+    params: dict[str, Any], content: Any
+) -> None:
+    try:
+        shape = cb.parse_elicitation(params, url_mode=True)
+    except CallbackError as exc:
+        assert exc.code == -32602
+        return
+    if shape.requested_schema is None:
+        return
+    defaults = cb.schema_defaults(shape.requested_schema)
+    try:
+        answer = cb.check_elicit_result({"action": "accept", "content": content}, shape.requested_schema)
+    except ValueError:
+        return
+    filled = answer["content"]
+    properties = shape.requested_schema["properties"]
+    assert set(filled) <= set(properties)  # nothing the server did not ask for
+    assert set(shape.requested_schema.get("required", [])) <= set(filled)
+    assert all(filled[name] == value for name, value in defaults.items() if name not in (content or {}))
