@@ -357,6 +357,8 @@ class _TaskCall:
     is_fetching: bool = False
     is_done: bool = False
     last_seen: tuple[str, str | None] | None = None
+    # spec: 2025-11-25 progress — for a task the token stays valid until the task is terminal.
+    progress_token: RequestId | None = None
 
 
 @dataclass(slots=True)
@@ -631,6 +633,13 @@ class SessionActor(pykka.ThreadingActor):
         host = self.runtime.host
         token = cb.progress_token_of(params)
         pending = self._pending.get(token) if isinstance(token, int | str) else None
+        if pending is None and params is not None and host is not None:
+            task_call = next(
+                (c for c in self._task_calls if c.progress_token == token and not c.is_done), None
+            )
+            if task_call is not None:
+                host.on_progress(self.server, self.incarnation, task_call.tool, params, task_call.reply_to)
+                return
         if pending is None or pending.tool is None or params is None:
             # spec: progress — notifications MUST only reference active tokens; a stale one is dropped.
             log.debug("server %s: progress for an unknown token %r; dropped", self.server, token)
@@ -668,7 +677,7 @@ class SessionActor(pykka.ThreadingActor):
         self._task_calls.append(call)
         # The task may live as long as the call may run; the server may shorten it.
         params = {**msg.params, "task": {"ttl": int(limit * 1000)}}
-        self._send_request(
+        call.progress_token = self._send_request(
             proto.TOOLS_CALL,
             params,
             timeout,
