@@ -212,6 +212,19 @@ def input_schema(tool: BuiltinTool) -> dict[str, Any]:
     return schema
 
 
+# Completions (completion/complete, issue 14): the arguments of action=complete on both tools.
+_COMPLETE_FIELDS: Final[Mapping[str, Any]] = {
+    "argument": {"type": "string", "description": "For action=complete: the argument to suggest values for."},
+    "value": {"type": "string", "description": "For action=complete: what is typed so far (default empty)."},
+    "context": {
+        "type": "object",
+        "additionalProperties": {"type": "string"},
+        "description": "For action=complete: the other arguments already chosen, by name.",
+    },
+}
+# spec: server/utilities/completion — at most 100 values per response.
+MAX_COMPLETIONS: Final = 100
+
 RESOURCES: Final = BuiltinTool(
     name=RESOURCES_TOOL,
     capability="resources",
@@ -227,13 +240,20 @@ RESOURCES: Final = BuiltinTool(
         "uri": {
             "type": "string",
             "description": "The resource to read: a uri from action=list, a filled-in URI template, a "
-            "resource_link's uri, or troupe://results/<id>.",
+            "resource_link's uri, or troupe://results/<id>. For action=complete: the URI template.",
         },
+        **_COMPLETE_FIELDS,
     },
     actions=(
         Action("list", "list the resources, a page at a time", optional=("server", "cursor")),
         Action("read", "read one resource by its uri", required=("uri",), optional=("server", "cursor")),
         Action("templates", "list the URI templates and their parameters", optional=("server", "cursor")),
+        Action(
+            "complete",
+            "suggest values for one parameter of a URI template",
+            required=("uri", "argument"),
+            optional=("server", "value", "context"),
+        ),
     ),
 )
 
@@ -255,10 +275,17 @@ PROMPTS: Final = BuiltinTool(
             "additionalProperties": {"type": "string"},
             "description": "The prompt's arguments, by name; every value is a string.",
         },
+        **_COMPLETE_FIELDS,
     },
     actions=(
         Action("list", "list the prompts, a page at a time", optional=("server", "cursor")),
         Action("get", "get one prompt's messages", required=("name",), optional=("server", "arguments")),
+        Action(
+            "complete",
+            "suggest values for one argument of a prompt",
+            required=("name", "argument"),
+            optional=("server", "value", "context"),
+        ),
     ),
 )
 
@@ -756,12 +783,61 @@ async def _run(call: BuiltinCall) -> dict[str, Any]:
         params = proto.read_resource_params(args["uri"])
         raw = await _request(server, proto.RESOURCES_READ, params, call.timeout)
         return await _off_loop(render_read, server, args["uri"], raw)
+    if action.name == "complete":
+        return await _complete_argument(server, tool is PROMPTS, args, call.timeout)
     if action.name == "get":
         params = proto.get_prompt_params(args["name"], args.get("arguments"))
         raw = await _request(server, proto.PROMPTS_GET, params, call.timeout)
         return text_result(await _off_loop(render_prompt, server, args["name"], raw))
     # Unreachable: check_arguments accepts only the actions handled above.
     raise AssertionError(f"{tool.name}: action {action.name!r} has no handler")
+
+
+async def _complete_argument(
+    server: ServerView, is_prompt: bool, args: Mapping[str, Any], timeout: float | None
+) -> dict[str, Any]:
+    """``completion/complete`` for a prompt's argument or a URI template's parameter."""
+    if "completions" not in server.offers:
+        raise Refused(f"server {server.name!r} does not offer completions")
+    ref = (
+        {"type": "ref/prompt", "name": args["name"]}
+        if is_prompt
+        else {"type": "ref/resource", "uri": args["uri"]}
+    )
+    params: dict[str, Any] = {
+        "ref": ref,
+        "argument": {"name": args["argument"], "value": args.get("value", "")},
+    }
+    if args.get("context"):
+        # spec: 2025-06-18 completion — context.arguments holds the arguments already resolved.
+        params["context"] = {"arguments": dict(args["context"])}
+    raw = await _request(server, COMPLETION_COMPLETE, params, timeout)
+    return render_completion(server, ref, args["argument"], raw)
+
+
+COMPLETION_COMPLETE: Final = "completion/complete"
+
+
+def render_completion(
+    server: ServerView, ref: Mapping[str, Any], argument: str, result: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The completion values as text for the model, and as ``structuredContent`` for code."""
+    completion = result.get("completion")
+    if not isinstance(completion, Mapping) or not isinstance(completion.get("values"), list):
+        raise Refused(f"server {server.name!r} answered completion/complete without completion.values")
+    values = [value for value in completion["values"] if isinstance(value, str)][:MAX_COMPLETIONS]
+    total = completion.get("total")
+    has_more = completion.get("hasMore") is True
+    target = f"prompt {ref.get('name')!r}" if ref["type"] == "ref/prompt" else f"template {ref.get('uri')!r}"
+    shown = [_clip(value, DESCRIPTION_LIMIT).replace("\n", " ") for value in values]
+    lines = [f"completions for {argument!r} of {target} (server {server.name}):"]
+    lines += [f"- {value}" for value in shown] or ["(none)"]
+    if has_more or (isinstance(total, int) and total > len(values)):
+        lines.append(f"({len(values)} of {total if isinstance(total, int) else 'more'}; type more to narrow)")
+    structured: dict[str, Any] = {"values": values, "hasMore": has_more}
+    if isinstance(total, int) and not isinstance(total, bool):
+        structured["total"] = total
+    return {"content": [{"type": "text", "text": "\n".join(lines)}], "structuredContent": structured}
 
 
 async def _off_loop(render: Callable[..., T], *args: Any) -> T:

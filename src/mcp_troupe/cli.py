@@ -49,6 +49,7 @@ from mcp_troupe import (
 from mcp_troupe.approval import ApprovalRequest, Approver, approve_all
 from mcp_troupe.control import ControlClient, default_socket_path, status_from_json, status_to_json
 from mcp_troupe.review import ReviewEntry, ReviewStore
+from mcp_troupe.terminal import ProgressBar, TerminalPrompts
 
 __all__ = ["main"]
 
@@ -485,8 +486,8 @@ def _add_builtin_options(sub: argparse.ArgumentParser) -> None:
 
 
 @contextlib.contextmanager
-def _running(config: TroupeConfig, approver: Approver | None = None) -> Iterator[Troupe]:
-    troupe = Troupe(config, approver=approver)
+def _running(config: TroupeConfig, approver: Approver | None = None, **handlers: Any) -> Iterator[Troupe]:
+    troupe = Troupe(config, approver=approver, **handlers)
     try:
         troupe.start()
         yield troupe
@@ -801,15 +802,21 @@ def run_call(args: argparse.Namespace) -> int:
     """``troupe call TOOL``: call one tool; exit 1 if it raised or returned a tool error."""
     arguments = parse_arguments_json(args.arguments)  # before starting anything: a typo costs nothing
     config = _load(args)
-    with _running(config, _approver(args)) as troupe:
+    # host callbacks: on a terminal the operator answers the servers' forms and sampling requests, and a
+    # progress bar shows on stderr; elsewhere nothing is declared (servers get -32601, as always).
+    bar, handlers = _terminal_host()
+    with _running(config, _approver(args), **handlers) as troupe:
         _wait_for_tool(troupe, args.tool, args.wait)
         try:
-            result = troupe.call(args.tool, arguments, timeout=args.timeout)
+            result = troupe.call(args.tool, arguments, timeout=args.timeout, progress_handler=bar)
         except UnknownTool as exc:
             # The tools of a server that is not ready are not in the table: say which servers those are.
             not_ready = [s for s in troupe.status() if s.state is not ServerState.READY]
             hint = "; ".join(f"server {s.name!r} is not ready: {s.state}" for s in not_ready)
             raise TroupeError(f"{exc}" + (f" ({hint})" if hint else " (see `troupe tools`)")) from exc
+        finally:
+            if bar is not None:
+                bar.finish()
     if getattr(args, "json", False):
         _print_json(result_json(result))
     else:
@@ -925,6 +932,17 @@ def _approver(args: argparse.Namespace) -> Approver | None:
     if sys.stdin.isatty() and sys.stderr.isatty():
         return _ask_on_terminal
     return None
+
+
+def _terminal_host() -> tuple[ProgressBar | None, dict[str, Any]]:
+    """On a terminal: a progress bar, and the operator as elicitation and sampling handler."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return None, {}
+    prompts = TerminalPrompts(sys.stdin, sys.stderr)
+    return ProgressBar(sys.stderr), {
+        "elicitation_handler": prompts.elicit,
+        "sampling_handler": prompts.sample,
+    }
 
 
 def _ask_on_terminal(request: ApprovalRequest) -> bool:

@@ -170,6 +170,12 @@ class ServerConfig:
     (one era), or one version (``2025-06-18`` …). See docs/protocol.md."""
     limits: CatalogLimits | None = None
     """This server's catalog bounds (``limits``); ``None``: the troupe's (``tools.mcp.limits``)."""
+    # Host callbacks (issue 14; see docs/host-callbacks.md). ``roots``: this server's roots (absolute paths
+    # or file:// URIs), overriding ``Troupe(roots=...)``; ``log_level``: the level asked of the server;
+    # ``max_call_time``: the hard cap on one call however much progress it reports (None: 10 x timeout).
+    roots: tuple[str, ...] | None = None
+    log_level: str | None = None
+    max_call_time: float | None = None
 
     def __post_init__(self) -> None:
         # Code (and tests) may pass lists and dicts; freeze copies so that a config never changes under the
@@ -178,6 +184,8 @@ class ServerConfig:
         if self.tools_include is not None:
             object.__setattr__(self, "tools_include", tuple(self.tools_include))
         object.__setattr__(self, "tools_exclude", tuple(self.tools_exclude))
+        if self.roots is not None:
+            object.__setattr__(self, "roots", tuple(self.roots))
         object.__setattr__(self, "env", types.MappingProxyType(dict(self.env)))
         object.__setattr__(self, "headers", types.MappingProxyType(dict(self.headers)))
 
@@ -604,6 +612,11 @@ _SERVER_SCHEMA: Final[dict[str, Any]] = {
         "auth": {"enum": ["none", "oauth"]},
         "protocol": {"enum": list(PINS)},
         "limits": _LIMITS_SCHEMA,
+        "roots": {"type": "array", "items": {"type": "string", "minLength": 1}},
+        "log_level": {
+            "enum": ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+        },
+        "max_call_time": _SECONDS,
         "oauth": {
             "type": "object",
             "properties": {
@@ -967,6 +980,7 @@ def _server(
         problems.append(((*path, "oauth"), "'oauth' settings need auth: \"oauth\" on the same server"))
     if auth == "oauth" and oauth is None:
         oauth = OAuthConfig()
+    roots, log_level, max_call_time = _host_keys(raw, path, timeout, problems)
     return ServerConfig(
         name=name,
         command=command if isinstance(command, str) else None,
@@ -985,7 +999,32 @@ def _server(
         auth=auth,
         oauth=oauth,
         protocol=_choice(raw.get("protocol"), PINS),
+        roots=roots,
+        log_level=log_level,
+        max_call_time=max_call_time,
     )
+
+
+def _host_keys(
+    raw: Mapping[str, object], path: _KeyPath, timeout: float | None, problems: list[_Problem]
+) -> tuple[tuple[str, ...] | None, str | None, float | None]:
+    """The host-callback keys of one server: ``roots``, ``log_level``, ``max_call_time``."""
+    roots = None
+    raw_roots = raw.get("roots")
+    if isinstance(raw_roots, list):
+        roots = tuple(_strings(raw_roots))
+        for index, root in enumerate(raw_roots):
+            # A relative path would mean whatever directory the agent happens to run in: refuse it.
+            if isinstance(root, str) and root and not (root.startswith(("/", "~", "file://"))):
+                problems.append(((*path, "roots", index), "must be an absolute path or a file:// URI"))
+    level = raw.get("log_level")
+    max_call_time = _seconds(raw, "max_call_time", path, problems)
+    limit = DEFAULT_TIMEOUT if timeout is None else timeout
+    if max_call_time is not None and max_call_time < limit:
+        problems.append(
+            ((*path, "max_call_time"), f"must be at least timeout ({limit:g} s), got {max_call_time:g}")
+        )
+    return roots, level if isinstance(level, str) else None, max_call_time
 
 
 def _oauth(

@@ -51,7 +51,17 @@ from mcp_troupe.actors.registry import (
 from mcp_troupe.actors.supervision import ChildFailed
 from mcp_troupe.approval import Approver
 from mcp_troupe.config import TroupeConfig
-from mcp_troupe.errors import TroupeBroken, TroupeClosed
+from mcp_troupe.errors import CallError, TroupeBroken, TroupeClosed, UnknownServer
+from mcp_troupe.host import (
+    Completion,
+    ElicitationHandler,
+    Host,
+    LogHandler,
+    ProgressHandler,
+    Roots,
+    SamplingHandler,
+    Subscription,
+)
 from mcp_troupe.protocol.jsonrpc import RequestId
 from mcp_troupe.types import ServerStatus, ToolResult, ToolSpec, TroupeEvent
 
@@ -100,6 +110,15 @@ class CallHandle:
             raise TimeoutError(f"no result for {self.name!r} yet") from None
         return self._troupe._render(reply)
 
+    @property
+    def task_id(self) -> str | None:
+        """The server's task id when the tool runs as a task (2025-11-25 ``execution.taskSupport``).
+
+        None until the server has answered with its task (and for calls that are not tasks);
+        :meth:`cancel` then cancels the task (``tasks/cancel``).
+        """
+        return self._troupe.host.task_id(self._future)
+
     def done(self) -> bool:
         """Whether the call has finished (in any way)."""
         return self._future.done()
@@ -134,6 +153,19 @@ class Troupe:
             twice. Everything that blocks that loop then stalls the servers' I/O too, and the blocking
             methods that wait for I/O (``call``, ``wait_ready``, ``restart``...) refuse to run on it. Use it
             as ``async with Troupe(config, io_loop=asyncio.get_running_loop()) as troupe:``.
+        elicitation_handler: answers a server's ``elicitation/create`` (a form, or a URL for the user to
+            visit): takes an :class:`~mcp_troupe.host.ElicitationRequest`, returns the ``ElicitResult`` dict.
+        sampling_handler: answers ``sampling/createMessage`` with the host's model: takes a
+            :class:`~mcp_troupe.host.SamplingRequest`, returns a ``CreateMessageResult`` dict. Sampling from a
+            server that is not ``trust_level: trusted`` is put to ``approver`` first.
+        roots: the roots servers may list (``roots/list``): paths, ``file://`` URIs, or a callable taking the
+            server name; a server's ``roots:`` config key overrides it.
+        log_handler: receives every server log message as a :class:`~mcp_troupe.host.LogEntry` (they also go
+            to the Python logger ``mcp_troupe.server.<name>``).
+        progress_handler: receives every :class:`~mcp_troupe.host.ProgressEvent` of every call.
+
+        Every handler may be sync (run in a worker thread) or async (awaited on the I/O loop). With none
+        installed nothing is declared to the servers; see ``docs/host-callbacks.md``.
     """
 
     def __init__(
@@ -142,12 +174,26 @@ class Troupe:
         *,
         builtin_tools: Iterable[str] = (),
         approver: Approver | None = None,
+        elicitation_handler: ElicitationHandler | None = None,
+        sampling_handler: SamplingHandler | None = None,
+        roots: Roots | None = None,
+        log_handler: LogHandler | None = None,
+        progress_handler: ProgressHandler | None = None,
         io_loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         self.config = config
         self.builtin_tools = tuple(builtin_tools)
         self.approver = approver
         self.io_loop = io_loop
+        self.host = Host(
+            config,
+            approver=approver,
+            elicitation_handler=elicitation_handler,
+            sampling_handler=sampling_handler,
+            roots=roots,
+            log_handler=log_handler,
+            progress_handler=progress_handler,
+        )
         self._runtime: Runtime | None = None
         self._registry: pykka.ActorRef[Any] | None = None
         self._board = RouteBoard()
@@ -173,7 +219,8 @@ class Troupe:
                 loop.start_on(self.io_loop)
             else:
                 loop.start()
-            runtime = Runtime(loop)
+            runtime = Runtime(loop, host=self.host)
+            self.host.bind(loop, runtime.emit)
             try:
                 registry = RegistryActor.start(
                     config=self.config,
@@ -296,10 +343,16 @@ class Troupe:
         return result
 
     def submit(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        progress_handler: ProgressHandler | None = None,
     ) -> CallHandle:
-        """Start a call and return its handle at once."""
+        """Start a call and return its handle at once (``progress_handler``: see :meth:`call`)."""
         future: Future[Any] = Future()
+        self._watch(future, name, progress_handler)
         lane = self._send_call(name, arguments, future, timeout)
         wait = (timeout if timeout is not None else self._longest_call) + CALL_WAIT_MARGIN
         if self.approver is not None and self.config.approval_mode == "ask":
@@ -319,18 +372,31 @@ class Troupe:
         return None
 
     def call(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        progress_handler: ProgressHandler | None = None,
     ) -> ToolResult:
         """Call a tool by its qualified name and wait for the result.
 
-        ``timeout`` overrides the server's configured call timeout. Raises ``UnknownTool``,
-        ``ServerNotReady``, ``ConnectionLost``, ``CallTimedOut`` or ``RemoteError``; a tool that ran and
-        failed is not an exception but a result with ``is_error`` set.
+        ``timeout`` overrides the server's configured call timeout; it is an *inactivity* timeout: each
+        progress notification the server sends restarts it, up to the server's ``max_call_time`` (by default
+        ten times the timeout). ``progress_handler`` receives this call's
+        :class:`~mcp_troupe.host.ProgressEvent` s (the troupe's own handler, if any, receives them too).
+        Raises ``UnknownTool``, ``ServerNotReady``, ``ConnectionLost``, ``CallTimedOut`` or ``RemoteError``;
+        a tool that ran and failed is not an exception but a result with ``is_error`` set.
         """
-        return self.submit(name, arguments, timeout=timeout).result()
+        return self.submit(name, arguments, timeout=timeout, progress_handler=progress_handler).result()
 
     async def acall(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        progress_handler: ProgressHandler | None = None,
     ) -> ToolResult:
         """Like :meth:`call`, for asyncio code; cancelling the awaiting task cancels the call on the server.
 
@@ -339,12 +405,113 @@ class Troupe:
         route = self._board.routes.get(name)
         if route is not None and not self._is_stopped and self._broken is None:
             reply_to = LoopReply(asyncio.get_running_loop())
+            self._watch(reply_to, name, progress_handler)
             if route.lane.call(route.original_name, arguments, reply_to, route.context, timeout) is not None:
                 return self._render(await reply_to.future)
         future: Future[Any] = Future()
+        self._watch(future, name, progress_handler)
         self._tell(CallTool(name, arguments, future, timeout))
         reply = await asyncio.wrap_future(future)
         return self._render(reply)
+
+    def _watch(self, reply_to: Any, name: str, progress_handler: ProgressHandler | None) -> None:
+        """Tell the host which tool a call is, so that its progress events name it (and reach its handler)."""
+        if progress_handler is not None or self.host.progress_handler is not None:
+            self.host.watch_call(reply_to, name, progress_handler)
+
+    def complete(
+        self,
+        *,
+        argument: str,
+        value: str = "",
+        prompt: str | None = None,
+        resource_template: str | None = None,
+        context: Mapping[str, str] | None = None,
+        server: str | None = None,
+        timeout: float | None = None,
+    ) -> Completion:
+        """Suggest values for a prompt's argument or a URI template's parameter (``completion/complete``).
+
+        Name exactly one of ``prompt`` and ``resource_template``; ``value`` is what is typed so far and
+        ``context`` the other arguments already chosen. ``server`` may be left out when exactly one connected
+        server offers that kind of thing. The same as ``mcp_prompts`` / ``mcp_resources`` ``action=complete``;
+        raises :class:`~mcp_troupe.errors.CallError` with the reason when the server cannot complete.
+        """
+        if (prompt is None) == (resource_template is None):
+            raise ValueError("complete() needs exactly one of prompt= and resource_template=")
+        arguments: dict[str, Any] = {"action": "complete", "argument": argument, "value": value}
+        if prompt is not None:
+            tool, arguments["name"] = "mcp_prompts", prompt
+        else:
+            tool, arguments["uri"] = "mcp_resources", resource_template
+        if context:
+            arguments["context"] = dict(context)
+        if server is not None:
+            arguments["server"] = server
+        result = self.call(tool, arguments, timeout=timeout)
+        structured = result.structured
+        if result.is_error or not isinstance(structured, Mapping):
+            raise CallError(result.text)
+        total = structured.get("total")
+        return Completion(
+            values=tuple(structured.get("values", ())),
+            total=total if isinstance(total, int) else None,
+            has_more=structured.get("hasMore") is True,
+        )
+
+    def subscribe(
+        self,
+        uri: str,
+        callback: Callable[[str], Any],
+        *,
+        server: str | None = None,
+        timeout: float = CONTROL_TIMEOUT,
+    ) -> Subscription:
+        """Call ``callback(uri)`` whenever the server says the resource ``uri`` changed.
+
+        Legacy era: ``resources/subscribe``, sent again after every reconnect; the callback runs like any
+        handler (sync in a worker thread, async on the loop). ``server`` may be left out when only one is
+        configured. When the server is connected its answer is awaited (a refusal raises ``RemoteError``);
+        otherwise the subscription is sent when it connects. ``.cancel()`` unsubscribes.
+        """
+        if server is None:
+            if len(self.config.servers) != 1:
+                raise ValueError("subscribe() needs server= when more than one server is configured")
+            (server,) = self.config.servers
+        if server not in self.config.servers:
+            raise UnknownServer(server, tuple(self.config.servers))
+        self._refuse_on_io_loop("subscribe")
+        subscription, answer = self.host.subscribe(server, uri, callback)
+        if answer is not None:
+            try:
+                answer.result(timeout)
+            except BaseException:
+                subscription.cancel()
+                raise
+        return subscription
+
+    def roots_changed(self, timeout: float = CONTROL_TIMEOUT) -> list[str]:
+        """Ask a callable ``roots`` again now; send ``notifications/roots/list_changed`` where it changed.
+
+        Returns the servers that were notified. (A callable is also asked every two seconds on its own.)
+        """
+        runtime = self._runtime
+        if runtime is None or self._is_stopped:
+            raise TroupeClosed("the troupe is not running")
+        self._refuse_on_io_loop("roots_changed")
+        future: Future[list[str]] = Future()
+
+        async def check() -> None:
+            try:
+                future.set_result(await self.host.roots_changed())
+            except Exception as exc:  # reported to the caller, who asked
+                future.set_exception(exc)
+
+        runtime.loop.spawn(check, name="roots changed")
+        try:
+            return future.result(timeout)
+        except FutureTimeout:
+            raise TimeoutError(f"the roots were not checked within {timeout} s") from None
 
     def status(self) -> list[ServerStatus]:
         """Every server's state, attempts, last error, pid, tool count, in configuration order."""

@@ -105,14 +105,22 @@ def test_the_schemas_name_every_action_and_the_fields_each_requires() -> None:
     resources = RESOURCES.spec.input_schema
     prompts = PROMPTS.spec.input_schema
 
-    assert resources["properties"]["action"]["enum"] == ["list", "read", "templates"]
-    assert prompts["properties"]["action"]["enum"] == ["list", "get"]
+    assert resources["properties"]["action"]["enum"] == ["list", "read", "templates", "complete"]
+    assert prompts["properties"]["action"]["enum"] == ["list", "get", "complete"]
     required = {
-        rule["if"]["properties"]["action"]["const"]: rule["then"].get("required", [])
+        (schema is prompts, rule["if"]["properties"]["action"]["const"]): rule["then"].get("required", [])
         for schema in (resources, prompts)
         for rule in schema["allOf"]
     }
-    assert required == {"list": [], "read": ["uri"], "templates": [], "get": ["name"]}
+    assert required == {
+        (False, "list"): [],
+        (False, "read"): ["uri"],
+        (False, "templates"): [],
+        (False, "complete"): ["uri", "argument"],
+        (True, "list"): [],
+        (True, "get"): ["name"],
+        (True, "complete"): ["name", "argument"],
+    }
 
 
 ARGUMENT_CASES: list[tuple[str, dict[str, Any]]] = [
@@ -159,11 +167,11 @@ def test_the_argument_checks_accept_exactly_what_the_input_schema_accepts(
 @pytest.mark.parametrize(
     ("tool", "arguments", "message"),
     [
-        (RESOURCES, {}, "mcp_resources needs an action: one of list, read, templates"),
+        (RESOURCES, {}, "mcp_resources needs an action: one of list, read, templates, complete"),
         (
             RESOURCES,
             {"action": "write"},
-            "mcp_resources: unknown action 'write'; use one of list, read, templates",
+            "mcp_resources: unknown action 'write'; use one of list, read, templates, complete",
         ),
         (RESOURCES, {"action": "read"}, "mcp_resources action=read needs uri"),
         (

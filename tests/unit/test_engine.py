@@ -223,8 +223,22 @@ def test_an_unreadable_answer_whose_id_shows_fails_that_request_at_once() -> Non
 
     (event,) = engine.receive(deep, 0.0)
 
+    # The request ends now, either way: unreadable (its id recovered) or read with the depth cut off.
+    assert isinstance(event, Invalid | Answered) and event.pending is pending
+    if isinstance(event, Invalid):
+        assert "could not be read" in str(event.error)
+    assert engine.pending == {}
+
+
+def test_an_undecodable_answer_whose_id_shows_fails_that_request_at_once() -> None:
+    engine = RequestEngine(server="s")
+    pending, _ = engine.request("tools/call", None, "me", now=0.0, timeout=60.0)
+    broken = b'{"jsonrpc":"2.0","id":%d,"result":{"text":"unterminated' % pending.request_id
+
+    (event,) = engine.receive(broken, 0.0)
+
     assert isinstance(event, Invalid) and event.pending is pending
-    assert "could not be read" in str(event.error) and "nested too deeply" in str(event.error)
+    assert "could not be read" in str(event.error) and "not JSON" in str(event.error)
     assert engine.pending == {}
 
 

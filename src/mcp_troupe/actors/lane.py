@@ -136,6 +136,20 @@ Fulfiller = Callable[[str, str, Mapping[str, Any]], Awaitable[Mapping[str, Any]]
 """``(server, method, params) -> result`` for one embedded request of an ``input_required`` answer
 (``elicitation/create``, ``sampling/createMessage``, ``roots/list``); raises to refuse it."""
 
+
+class ProgressHost(Protocol):
+    """What the lane needs of the host callbacks (:class:`mcp_troupe.host.Host`)."""
+
+    @property
+    def wants_progress(self) -> bool: ...
+
+    def max_call_time(self, server: str, timeout: float) -> float: ...
+
+    def on_progress(
+        self, server: str, incarnation: int, tool: str, params: Mapping[str, Any], reply_to: Any
+    ) -> None: ...
+
+
 ProgressSink = Callable[[str, Pending, Mapping[str, Any]], None]
 """Called on the loop with ``(server, pending, params)`` for each ``notifications/progress`` of a request."""
 
@@ -303,10 +317,25 @@ class CallLane:
         self.param_headers: dict[str, tuple[modern.ParamHeader, ...]] = {}
         self.fulfil: Fulfiller | None = None
         self.on_progress: ProgressSink | None = None
-        # The hard cap on a call whose server reports progress: this many times its timeout.
-        self.max_call_factor = 10.0
+        # Whether tool calls ask for progress (a progress handler is installed), and the hard cap progress
+        # cannot extend a call's deadline past (``max_call_time``; by default ten times its timeout).
+        self.wants_progress = False
+        self.max_call_time: Callable[[float], float] = lambda timeout: timeout * 10.0
 
     # ---- session side ----------------------------------------------------------------------------------
+
+    def attach_host(self, host: ProgressHost) -> None:
+        """Ask for progress on tool calls when the host has a progress handler; deliver it there, and cap a
+        call that keeps reporting progress at the server's ``max_call_time``."""
+        server, incarnation = self.server, self.incarnation
+
+        def on_progress(_server: str, pending: Pending, params: Mapping[str, Any]) -> None:
+            tool = str((pending.params or {}).get("name", ""))
+            host.on_progress(server, incarnation, tool, params, getattr(pending.owner, "reply", None))
+
+        self.on_progress = on_progress
+        self.wants_progress = host.wants_progress
+        self.max_call_time = lambda timeout: host.max_call_time(server, timeout)
 
     def settle(self, revision: Revision, meta: Mapping[str, Any] | None) -> None:
         """The handshake chose ``revision`` (and the modern ``_meta``); every later request follows it."""
@@ -445,7 +474,8 @@ class CallLane:
     ) -> RequestId | None:
         engine = self.engine
         now = time.monotonic()
-        hard = timeout * self.max_call_factor if (progress and timeout is not None) else None
+        progress = progress or (self.wants_progress and method == proto.TOOLS_CALL)
+        hard = self.max_call_time(timeout) if (progress and timeout is not None) else None
         pending, frame = engine.prepare(
             method, params, owner, now=now, timeout=timeout, hard_timeout=hard, progress=progress
         )
@@ -846,6 +876,9 @@ class CallLane:
             self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
         for pending, was_held in zip(expired, dropped, strict=True):
             timeout = pending.timeout or 0.0
+            if pending.deadline is not None and pending.deadline - pending.started > timeout + 0.05:
+                # Progress kept it alive past its timeout: say how long it really ran (max_call_time).
+                timeout = round(pending.deadline - pending.started, 1)
             # spec: lifecycle, timeouts — send notifications/cancelled and stop waiting (never for
             # initialize, which MUST NOT be cancelled; never for a request that was never sent).
             frame = self.engine.cancel_frame(pending, f"timed out after {timeout:g} s")

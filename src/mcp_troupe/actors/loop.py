@@ -25,13 +25,16 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pykka
 
 from mcp_troupe.errors import TroupeClosed
 from mcp_troupe.types import TroupeEvent
+
+if TYPE_CHECKING:
+    from mcp_troupe.host import Host
 
 __all__ = ["EVENT_HISTORY", "IoLoop", "Runtime", "TaskHandle", "safe_tell"]
 
@@ -316,6 +319,8 @@ class Runtime:
     history: deque[TroupeEvent] = field(default_factory=lambda: deque(maxlen=EVENT_HISTORY))
     _subscribers: list[queue.Queue[TroupeEvent]] = field(default_factory=list)
     _events_lock: threading.Lock = field(default_factory=threading.Lock)
+    # The troupe's host callbacks (elicitation, sampling, roots, progress, logs); None declares nothing.
+    host: Host | None = None
     _actors: list[pykka.ActorRef[Any]] = field(default_factory=list)
     _actors_lock: threading.Lock = field(default_factory=threading.Lock)
 

@@ -116,7 +116,8 @@ RESULTS_MAX_CHARS = 32 * 1024 * 1024
 CATALOG_REJECTED = "*"
 """The key in ``ServerStatus.rejected`` that says the whole catalog was rejected (e.g. too many tools)."""
 # The capabilities a server's handshake may offer that the built-in tools reach.
-_BUILTIN_CAPABILITIES = frozenset(tool.capability for tool in BUILTIN_TOOLS.values())
+# completions: action=complete of both built-ins needs it (issue 14).
+_BUILTIN_CAPABILITIES = frozenset(tool.capability for tool in BUILTIN_TOOLS.values()) | {"completions"}
 
 
 # ---- commands from the facade ------------------------------------------------------------------------------

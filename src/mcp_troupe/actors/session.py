@@ -59,6 +59,7 @@ from mcp_troupe.errors import (
     TroupeError,
     UnsupportedProtocolVersion,
 )
+from mcp_troupe.protocol import callbacks as cb
 from mcp_troupe.protocol import jsonrpc, modern
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.engine import Pending, expiry_decision
@@ -330,7 +331,23 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         self.runtime = runtime
         self.call_timeout = call_timeout
         self.handshake_timeout = handshake_timeout
+        host = runtime.host
+        if host is not None:
+            # The host's handlers back the capabilities we declare and answer what the server asks us,
+            # both as legacy server requests and as modern input_required rounds (docs/host-callbacks.md).
+            if capabilities is no_capabilities:
+                capabilities = lambda revision: host.capabilities(server, revision.version)  # noqa: E731
+            fulfil = fulfil if fulfil is not None else host.fulfil
+            level = host.log_level(server)
+            if level is not None:
+                # spec: 2026-07-28 — the per-request logLevel opts in to notifications/message.
+                extra_meta = {**(extra_meta or {}), modern.LOG_LEVEL: level}
         self.fulfil = fulfil
+        self._host = host
+        # Server requests being answered by the host, by id (a server may cancel its own request).
+        self._serving: dict[RequestId, Any] = {}
+        self._roots_notify: Callable[[], None] | None = None
+        self._host_send: Callable[[str, Mapping[str, Any]], Future[Any]] | None = None
 
         self._transport: pykka.ActorRef[Any] | None = None
         self._outbound: Outbound | None = None
@@ -418,7 +435,9 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             case _Listen():
                 self._listen()
             case _ServerRequestDone():
-                self._answer_server_request(msg.request, msg.result, msg.error)
+                # A request the server cancelled meanwhile (no longer being served) gets no answer.
+                if self._serving.pop(msg.request.id, None) is not None:
+                    self._answer_server_request(msg.request, msg.result, msg.error)
             case Close():
                 self._fail_all(ConnectionLost(self.server, msg.reason))
                 self._is_closed = True
@@ -476,6 +495,8 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         self._lane = msg.lane
         if self.fulfil is not None:
             msg.lane.fulfil = self.fulfil
+        if self._host is not None:
+            msg.lane.attach_host(self._host)
         self._step(self._handshake.start())
 
     def _step(self, step: Send | Settled | Failed) -> None:
@@ -556,6 +577,8 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         if not revision.is_modern:
             # spec: lifecycle — after a successful initialize the client MUST send notifications/initialized.
             lane.notify(proto.INITIALIZED, past_hold=True)
+            if not renewing:
+                self._start_host_callbacks(settled.info)
         if renewing:
             self._on_renewed()
             return
@@ -893,7 +916,9 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             self._answer_server_request(request, {}, None)
             return
         fulfil = self.fulfil
-        if fulfil is None or request.method not in proto.UNSUPPORTED_CLIENT_METHODS:
+        host = self._host
+        handled = host.handles(self.server, request.method) if host is not None else fulfil is not None
+        if fulfil is None or not handled or request.method not in proto.UNSUPPORTED_CLIENT_METHODS:
             # We declared no capability for it: the server must not ask, and if it does it gets a clear
             # "method not found" at once rather than a hang.
             log.info("server %s asked for %s; answered -32601", self.server, request.method)
@@ -903,11 +928,15 @@ class SessionActor(Supervised, pykka.ThreadingActor):
                 ErrorObject(jsonrpc.METHOD_NOT_FOUND, f"Method not found: {request.method} (not supported)"),
             )
             return
-        self.runtime.loop.spawn(self._fulfil_server_request, request, fulfil, name=f"{request.method} host")
+        self._serving[request.id] = self.runtime.loop.spawn(
+            self._fulfil_server_request, request, fulfil, name=f"{request.method} host"
+        )
 
     async def _fulfil_server_request(self, request: Request, fulfil: Fulfiller) -> None:
         try:
             result = await fulfil(self.server, request.method, request.params or {})
+        except cb.CallbackError as exc:
+            safe_tell(self.actor_ref, _ServerRequestDone(request, None, exc.to_error()))
         except RemoteError as exc:
             safe_tell(self.actor_ref, _ServerRequestDone(request, None, ErrorObject(exc.code, str(exc))))
         except Exception as exc:
@@ -940,7 +969,24 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         changed = CATALOGS_CHANGED_BY.get(method)
         if changed is not None:
             self._catalogs.changed(changed)
-        # Logging and resource updates are not consumed by this layer; ignored quietly.
+            return
+        # Host callbacks (docs/host-callbacks.md): server logs, resource updates, a URL elicitation's end, a
+        # server cancelling its own request.
+        host = self._host
+        params = message.params
+        if host is None:
+            return
+        if method == proto.LOG_MESSAGE:
+            host.on_log(self.server, params)
+        elif method == cb.RESOURCES_UPDATED:
+            host.on_resource_updated(self.server, params)
+        elif method == cb.ELICITATION_COMPLETE:
+            host.on_elicitation_complete(self.server, self.incarnation, params)
+        elif method == proto.CANCELLED and params is not None:
+            # spec: cancellation — the server gave up on its own request: stop asking the human.
+            handle = self._serving.pop(params.get("requestId", ""), None)
+            if handle is not None:
+                handle.cancel()
 
     # ---- HTTP: session expiry ---------------------------------------------------------------------------
 
@@ -1012,10 +1058,70 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             else:
                 self._is_catalog_dirty = True
 
+    # ---- host callbacks: log level, roots changes, resource subscriptions (legacy era) -------------------
+
+    def _start_host_callbacks(self, info: InitializeResult) -> None:
+        host = self._host
+        lane = self._lane
+        if host is None or lane is None:
+            return
+        level = host.log_level(self.server)
+        if level is not None and info.offers("logging"):
+            # spec: legacy server/utilities/logging — the client MAY send logging/setLevel; a server that
+            # refuses keeps its default, which is no reason to fail the session.
+            self._request(
+                cb.LOGGING_SET_LEVEL,
+                {"level": level},
+                lambda _result: None,
+                lambda error: log.info("server %s refused logging/setLevel: %s", self.server, error),
+                timeout=self.handshake_timeout,
+            )
+        if host.handles(self.server, cb.ROOTS_LIST):
+
+            def notify() -> None:
+                # spec: legacy client/roots — the client SHOULD tell the server its roots changed.
+                lane.notify(cb.ROOTS_LIST_CHANGED)
+
+            self._roots_notify = notify
+            host.watch_roots(self.server, notify)
+        self_ref = self.actor_ref
+
+        def send(method: str, params: Mapping[str, Any]) -> Future[Any]:
+            future: Future[Any] = Future()
+            if not safe_tell(self_ref, CallRequest(method, params, future)):
+                _fail(future, ConnectionLost(self.server, "the session ended"))
+            return future
+
+        self._host_send = send
+        for uri in host.attach(self.server, send):
+            # A reconnect is a new session: the server forgot our subscriptions with the old one.
+            self._request(
+                cb.RESOURCES_SUBSCRIBE,
+                {"uri": uri},
+                lambda _result: None,
+                lambda error: log.warning("server %s: subscribing again failed: %s", self.server, error),
+                timeout=self.handshake_timeout,
+            )
+
+    def _end_host_callbacks(self) -> None:
+        serving, self._serving = self._serving, {}
+        for handle in serving.values():
+            handle.cancel()
+        host = self._host
+        if host is None:
+            return
+        if self._roots_notify is not None:
+            host.unwatch_roots(self.server, self._roots_notify)
+            self._roots_notify = None
+        if self._host_send is not None:
+            host.detach(self.server, self._host_send)
+            self._host_send = None
+
     # ---- failure -------------------------------------------------------------------------------------------
 
     def _fail_all(self, error: TroupeError) -> None:
         # DESIGN rule 4: a dead connection fails every pending call at once, never at its timeout.
+        self._end_host_callbacks()
         if self._lane is not None:
             self._lane.close(error)
         # The session's own waiters: on-demand listings' callers and calls held for a header mismatch.

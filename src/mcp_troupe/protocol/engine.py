@@ -88,6 +88,8 @@ class Pending:
     is_retried: bool = False
     """Already sent again once after an HTTP session expired."""
     progress_token: RequestId | None = None
+    started: float = 0.0
+    """When the request (its first round) was sent: a timeout names how long it really ran."""
 
 
 # ---- events --------------------------------------------------------------------------------------------
@@ -244,6 +246,7 @@ class RequestEngine:
             hard if progress else None,
             params if keep else None,
             progress_token=request_id if progress else None,
+            started=now,
         )
         return pending, jsonrpc.encode_request(request_id, method, wire)
 
@@ -294,6 +297,7 @@ class RequestEngine:
             params,
             rounds=pending.rounds + 1,
             progress_token=pending.progress_token,
+            started=pending.started,
         )
         token_meta = {"progressToken": retried.progress_token} if retried.progress_token is not None else None
         wire = self.params_of(modern.retry_params(params, responses, request_state), token_meta)
@@ -326,6 +330,7 @@ class RequestEngine:
             rounds=pending.rounds,
             is_retried=True,
             progress_token=request_id if pending.progress_token is not None else None,
+            started=pending.started,
         )
         self.track(retried)
         wire_meta = {"progressToken": request_id} if retried.progress_token is not None else None

@@ -44,6 +44,7 @@ __all__ = [
     "parse_tool",
     "parse_tools_page",
     "read_resource_params",
+    "with_progress_token",
 ]
 
 INITIALIZE = "initialize"
@@ -83,8 +84,7 @@ def initialize_params(
     client_version: str,
     capabilities: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Params of our ``initialize`` request; ``capabilities`` are those the host's handlers back (none by
-    default: no sampling, elicitation or roots)."""
+    """Params of our ``initialize`` request; ``capabilities`` are the host's (none unless handlers exist)."""
     return {
         "protocolVersion": protocol_version,
         "capabilities": dict(capabilities or {}),
@@ -307,6 +307,16 @@ def list_params(cursor: str | None) -> dict[str, Any] | None:
 def call_tool_params(name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
     """Params of ``tools/call``."""
     return {"name": name, "arguments": dict(arguments) if arguments is not None else {}}
+
+
+def with_progress_token(params: Mapping[str, Any], token: RequestId) -> dict[str, Any]:
+    """``params`` with ``_meta.progressToken`` set to ``token`` (other ``_meta`` keys kept).
+
+    spec: basic/utilities/progress — a request asks for progress with ``params._meta.progressToken``, a string
+    or integer unique across the sender's active requests.
+    """
+    meta = params.get("_meta")
+    return {**params, "_meta": {**(meta if isinstance(meta, Mapping) else {}), "progressToken": token}}
 
 
 def read_resource_params(uri: str) -> dict[str, Any]:
