@@ -47,6 +47,7 @@ __all__ = [
     "ReconnectPolicy",
     "SecurityPolicy",
     "ServerConfig",
+    "ToolSearchConfig",
     "TroupeConfig",
     "TrustLevel",
     "load_config",
@@ -67,6 +68,8 @@ DEFAULT_MAX_FRAME_BYTES: Final = 16 * 1024 * 1024
 
 DEFAULT_MAX_OUTPUT_CHARS: Final = 100_000
 """How much of one tool result reaches the model before it is truncated (the rest stays retrievable)."""
+DEFAULT_TOOL_SEARCH_THRESHOLD: Final = 100
+"""``tool_search.mode: auto`` puts the tools behind ``mcp_tool_search`` past this many listed tools."""
 
 TrustLevel: TypeAlias = Literal["trusted", "untrusted"]
 SecurityPolicy: TypeAlias = Literal["block", "warn"]
@@ -133,6 +136,9 @@ class ServerConfig:
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES
     auth: AuthKind = "none"
     oauth: OAuthConfig | None = None
+    always_load: bool = False
+    """With tool search active, this server's tools are listed in ``tools()`` as they are, not behind
+    ``mcp_tool_search``."""
 
     def __post_init__(self) -> None:
         # Code (and tests) may pass lists and dicts; freeze copies so that a config never changes under the
@@ -151,6 +157,18 @@ class ServerConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolSearchConfig:
+    """``tools.mcp.tool_search``: list the tools behind a search tool instead of all at once.
+
+    ``mode`` ``auto`` turns it on when more than ``threshold`` MCP tools are listed; ``on`` always, ``off``
+    never. Servers with ``always_load: true`` keep their tools listed either way.
+    """
+
+    mode: Literal["auto", "on", "off"] = "auto"
+    threshold: int = DEFAULT_TOOL_SEARCH_THRESHOLD
+
+
+@dataclass(frozen=True, slots=True)
 class TroupeConfig:
     """The whole configuration: the servers in file order, the master switch, the reconnect policy, and the
     security, network and approval settings that apply to every server."""
@@ -166,6 +184,7 @@ class TroupeConfig:
     approval_mode: ApprovalMode = "ask"
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
     control_socket: str | None = None
+    tool_search: ToolSearchConfig = field(default_factory=lambda: ToolSearchConfig())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "servers", types.MappingProxyType(dict(self.servers)))
@@ -551,6 +570,7 @@ _SERVER_SCHEMA: Final[dict[str, Any]] = {
         "tools_exclude": _NAMES,
         "max_frame_bytes": _FRAME_BYTES,
         "auth": {"enum": ["none", "oauth"]},
+        "always_load": {"type": "boolean"},
         "oauth": {
             "type": "object",
             "properties": {
@@ -581,6 +601,14 @@ _SCHEMA: Final[dict[str, Any]] = {
                         "enabled": {"type": "boolean"},
                         "max_output_chars": {"type": "integer", "minimum": 1000},
                         "control_socket": {"type": "string", "minLength": 1},
+                        "tool_search": {
+                            "type": "object",
+                            "properties": {
+                                "mode": {"enum": ["auto", "on", "off"]},
+                                "threshold": {"type": "integer", "minimum": 0},
+                            },
+                            "additionalProperties": False,
+                        },
                         "reconnect": {
                             "type": "object",
                             "properties": {
@@ -790,6 +818,18 @@ def _parse(
         approval_mode=_choice(approval.get("mode"), ("ask", "auto", "deny")),
         max_output_chars=_int_in(max_output, 1000) or DEFAULT_MAX_OUTPUT_CHARS,
         control_socket=control_socket if isinstance(control_socket, str) else None,
+        tool_search=_tool_search(_section(mcp.get("tool_search"))),
+    )
+
+
+def _tool_search(raw: Mapping[str, object]) -> ToolSearchConfig:
+    """``tools.mcp.tool_search`` (the schema checked its values)."""
+    threshold = raw.get("threshold")
+    return ToolSearchConfig(
+        mode=_choice(raw.get("mode"), ("auto", "on", "off")),
+        threshold=threshold
+        if isinstance(threshold, int) and not isinstance(threshold, bool) and threshold >= 0
+        else DEFAULT_TOOL_SEARCH_THRESHOLD,
     )
 
 
@@ -902,6 +942,7 @@ def _server(
         max_frame_bytes=_int_in(max_frame, 1024) or DEFAULT_MAX_FRAME_BYTES,
         auth=auth,
         oauth=oauth,
+        always_load=raw.get("always_load") is True,
     )
 
 

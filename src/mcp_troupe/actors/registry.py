@@ -55,8 +55,13 @@ from mcp_troupe.builtin_tools import (
     BUILTIN_NAMES,
     BUILTIN_SERVER,
     BUILTIN_TOOLS,
+    SEARCH_SPEC,
+    SEARCH_TOOL,
     BuiltinCall,
     ServerView,
+    check_search_arguments,
+    error_result,
+    search_result,
     serve,
 )
 from mcp_troupe.config import ServerConfig, TroupeConfig
@@ -78,6 +83,7 @@ from mcp_troupe.policy.names import name_rejection, qualify
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
+from mcp_troupe.search import ToolIndex, document_from_definition
 from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolResult, ToolSpec
 
 __all__ = [
@@ -87,6 +93,7 @@ __all__ = [
     "ListTools",
     "RegistryActor",
     "Restart",
+    "SearchTools",
     "Shutdown",
     "Start",
     "Stop",
@@ -140,6 +147,15 @@ class ListTools:
 
     reply_to: Future[list[ToolSpec]]
     ready_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SearchTools:
+    """Reply with the ``limit`` tools that best fit ``query``, best first: only tools callable right now."""
+
+    query: str
+    limit: int
+    reply_to: Future[list[ToolSpec]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +226,7 @@ RegistryMessage = (
     CallTool
     | CancelToolCall
     | ListTools
+    | SearchTools
     | GetStatus
     | WhenSettled
     | Restart
@@ -272,7 +289,7 @@ class RegistryActor(pykka.ThreadingActor):
         self.runtime = runtime
         # The built-in tools' names are reserved too: a server tool called mcp_resources is rejected as a
         # would-be shadow, like one named after any of the agent's own tools.
-        self.reserved_names = tuple(dict.fromkeys((*reserved_names, *sorted(BUILTIN_NAMES))))
+        self.reserved_names = tuple(dict.fromkeys((*reserved_names, *sorted(BUILTIN_NAMES), SEARCH_TOOL)))
         self._reserved_set = frozenset(self.reserved_names)
         self._server_order = {name: index for index, name in enumerate(config.servers)}
         self._supervisor_factory = supervisor_factory or ServerSupervisor.start
@@ -298,6 +315,8 @@ class RegistryActor(pykka.ThreadingActor):
         # troupe://results/<id> → the whole text of a cut tool output, oldest first.
         self._results: OrderedDict[str, str] = OrderedDict()
         self._results_chars = 0
+        # The tool-search index over the table, kept in step with it one server at a time.
+        self._index = ToolIndex()
 
     def on_start(self) -> None:
         for name, server in self.config.servers.items():
@@ -350,6 +369,8 @@ class RegistryActor(pykka.ThreadingActor):
                     safe_tell(session[1], CancelCall(msg.reply_to, msg.reason))
             case ListTools():
                 msg.reply_to.set_result(self._list_tools(msg.ready_only))
+            case SearchTools():
+                msg.reply_to.set_result(self._search(msg.query, msg.limit))
             case GetStatus():
                 msg.reply_to.set_result(self._status_list())
             case WhenSettled():
@@ -383,6 +404,9 @@ class RegistryActor(pykka.ThreadingActor):
     # ---- the call path -------------------------------------------------------------------------------------
 
     def _on_call(self, msg: CallTool) -> None:
+        if msg.name == SEARCH_TOOL:
+            self._on_search_call(msg)
+            return
         if msg.name in BUILTIN_NAMES:
             self._on_builtin_call(msg)
             return
@@ -548,6 +572,78 @@ class RegistryActor(pykka.ThreadingActor):
         # A caller that gives up (cancels, or is told CallCancelled) ends the task and its request in flight.
         msg.reply_to.add_done_callback(lambda _future: handle.cancel())
 
+    def _on_search_call(self, msg: CallTool) -> None:
+        if self._is_shut_down:
+            _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
+            return
+        decision = decide(
+            tool_name=SEARCH_TOOL,
+            capabilities=SEARCH_SPEC.capabilities,
+            risk=SEARCH_SPEC.risk,
+            profile=self.config.profile,
+            allow=self.config.allow,
+            mode=self.config.approval_mode,
+            approved_before=True,
+        )
+        if not decision.allowed:
+            _fail(msg.reply_to, ToolDenied(SEARCH_TOOL, decision.reason))
+            return
+        checked = check_search_arguments(msg.arguments)
+        if isinstance(checked, str):
+            msg.reply_to.set_result(error_result(checked))
+            return
+        query, limit = checked
+        msg.reply_to.set_result(search_result(self._search(query, limit)))
+
+    def _search(self, query: str, limit: int) -> list[ToolSpec]:
+        """The tools that best fit ``query`` among those callable now: connected, not quarantined, and
+        allowed by the gate (withheld tools are never offered as callable)."""
+
+        def is_callable(key: str) -> bool:
+            spec = self._table.get(key)
+            if spec is None or spec.is_quarantined or spec.server not in self._sessions:
+                return False
+            return decide(
+                tool_name=spec.name,
+                capabilities=spec.capabilities,
+                risk=spec.risk,
+                profile=self.config.profile,
+                allow=self.config.allow,
+                mode=self.config.approval_mode,
+                approved_before=True,
+            ).allowed
+
+        return [self._table[key] for key, _score in self._index.search(query, limit, allowed=is_callable)]
+
+    def _search_is_active(self) -> bool:
+        """Whether ``tools()`` lists the search tool instead of every tool (``tools.mcp.tool_search``)."""
+        settings = self.config.tool_search
+        if settings.mode == "auto":
+            return len(self._table) > settings.threshold
+        return settings.mode == "on"
+
+    def _reindex(self, servers: Iterable[str]) -> None:
+        """Give the search index the current table entries of each of ``servers`` (incremental)."""
+        for server in servers:
+            part = self._parts.get(server)
+            documents = []
+            if part is not None:
+                for tool_name, qualified in part.qualified.items():
+                    spec = self._table.get(qualified)
+                    if spec is None or spec.server != server or spec.original_name != tool_name:
+                        continue
+                    documents.append(
+                        document_from_definition(
+                            spec.name,
+                            server,
+                            tool_name,
+                            spec.description,
+                            spec.input_schema,
+                            spec.title or "",
+                        )
+                    )
+            self._index.replace_server(server, documents)
+
     def _server_views(self) -> tuple[ServerView, ...]:
         """An immutable snapshot of every configured server, for one built-in call."""
         views = []
@@ -710,9 +806,12 @@ class RegistryActor(pykka.ThreadingActor):
             self._rejected_names.pop(qualified, None)
             for other, tool in self._holders.get(qualified, ()):
                 self._name_rejected[other].pop(tool, None)
+        affected = {server: None}
         for qualified in touched:
             for other, tool in self._holders.get(qualified, ()):
                 self._judge_name(other, tool, self._parts[other])
+                affected[other] = None
+        self._reindex(affected)
         self.board.routes = {}
 
     def _server_part(self, server: str, catalog: ServerCatalog) -> _ServerPart:
@@ -785,10 +884,13 @@ class RegistryActor(pykka.ThreadingActor):
 
     def _list_tools(self, ready_only: bool) -> list[ToolSpec]:
         result = []
+        is_searching = self._search_is_active()
         for server in self.config.servers:  # servers in configuration order, tools in listing order
             part = self._parts.get(server)
             if part is None:
                 continue
+            if is_searching and not self.config.servers[server].always_load:
+                continue  # behind mcp_tool_search
             is_ready = server in self._sessions
             if ready_only and not is_ready:
                 continue
@@ -798,6 +900,10 @@ class RegistryActor(pykka.ThreadingActor):
                     continue
                 result.append(spec if is_ready else replace(spec, ready=False))
         result.extend(self._builtin_specs(ready_only))
+        if is_searching:
+            is_ready = bool(self._sessions)
+            if is_ready or not ready_only:
+                result.append(SEARCH_SPEC if is_ready else replace(SEARCH_SPEC, ready=False))
         return result
 
     def _builtin_specs(self, ready_only: bool) -> list[ToolSpec]:
@@ -871,6 +977,7 @@ class RegistryActor(pykka.ThreadingActor):
         self._parts, self._holders, self._name_rejected, self._rejected_names = {}, {}, {}, {}
         self._lanes = {}
         self._offers = {}
+        self._index = ToolIndex()
         self._results.clear()
         self._results_chars = 0
         futures = []
