@@ -112,7 +112,10 @@ def main(argv: list[str]) -> int:
         plain, _ = recall(part, baseline)
         ours1, _ = recall(part, ranked, k=1)
         plain1, _ = recall(part, baseline, k=1)
-        print(f"{name}: {len(part)} needs; recall@5 {ours:.1%} (BM25 {plain:.1%}); recall@1 {ours1:.1%} (BM25 {plain1:.1%})")
+        print(
+            f"{name}: {len(part)} needs; recall@5 {ours:.1%} (BM25 {plain:.1%}); "
+            f"recall@1 {ours1:.1%} (BM25 {plain1:.1%})"
+        )
         if "--misses" in argv and name == "tuning":  # held-out misses stay unseen while tuning
             for need in misses:
                 print(f"  MISS {need.text!r}: got {ranked(need.text)} want {sorted(need.answers)}")
@@ -121,8 +124,10 @@ def main(argv: list[str]) -> int:
         started = time.perf_counter()
         index.search(need.text, 5)
         timings.append(time.perf_counter() - started)
-    print(f"search time over {len(documents)} tools: median {statistics.median(timings) * 1000:.2f} ms, "
-          f"max {max(timings) * 1000:.2f} ms")
+    print(
+        f"search time over {len(documents)} tools: median {statistics.median(timings) * 1000:.2f} ms, "
+        f"max {max(timings) * 1000:.2f} ms"
+    )
     return 0
 
 

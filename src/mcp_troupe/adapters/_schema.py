@@ -349,6 +349,8 @@ def _openai_strict_node(
     if description:
         out["description"] = description
     mapping = ArgumentMap()
+    if "enum" in out and not isinstance(out["enum"], list):
+        raise Unconvertible(f"{path}/enum: not a list")
     if "enum" in out:
         counter["enum"] += len(out["enum"]) if isinstance(out["enum"], list) else 0
         if counter["enum"] > OPENAI_STRICT_MAX_ENUM_VALUES:

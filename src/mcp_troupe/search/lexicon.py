@@ -241,7 +241,7 @@ GROUPS: Final[tuple[tuple[str, ...], ...]] = (
     ("recent", "latest", "last", "new", "newest"),
     ("open", "unresolved", "pending", "active", "outstanding"),
     ("owner", "author", "creator", "assignee", "mine", "my"),
-    # ---- added while tuning on the tuning half of the needs (general words, not tool names) -----------------
+    # ---- added while tuning on the tuning half of the needs (general words, not tool names) -------------
     ("request", "http", "network", "call", "traffic", "xhr", "api", "endpoint"),
     ("resize", "size", "smaller", "bigger", "larger", "viewport", "window", "dimension", "width", "height"),
     ("emulate", "simulate", "mobile", "phone", "device", "tablet"),

@@ -69,7 +69,7 @@ _FIELD_B: Final[dict[str, float]] = {
     "parameter_descriptions": 0.75,
 }
 K1: Final = 1.2
-EXPANSION_WEIGHT: Final = 0.45
+EXPANSION_WEIGHT: Final = 0.6
 """Weight of a word that the lexicon added, against 1.0 for a word of the need itself."""
 COVERAGE_WEIGHT: Final = 1.0
 NAME_COVERAGE_WEIGHT: Final = 1.0
