@@ -61,3 +61,10 @@ def test_a_stopped_server_has_no_tools_in_the_search(troupe: Troupe) -> None:
     finally:
         troupe.start_server("demo")
         troupe.wait_ready(timeout=30)
+
+
+def test_an_unknown_tool_name_gets_the_nearest_names(troupe: Troupe) -> None:
+    from mcp_troupe import UnknownTool
+
+    with pytest.raises(UnknownTool, match="did you mean 'mcp__demo__echo'"):
+        troupe.call("mcp__demo__ecko", {"text": "hi"})

@@ -25,6 +25,7 @@ needs approval, and any call to an HTTP server always come here.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import secrets
 import threading
@@ -474,7 +475,8 @@ class RegistryActor(pykka.ThreadingActor):
                 ApprovalRequired(
                     spec.name,
                     f"{reason}, and no approver is installed: pass approver= to Troupe (troupe call: answer"
-                    " the prompt or use --yes), or set permissions.approval.mode",
+                    " the prompt or use --yes; for troupe ctl call, start the manager with troupe run"
+                    " --yes), or set permissions.approval.mode",
                 ),
             )
             return False
@@ -685,6 +687,13 @@ class RegistryActor(pykka.ThreadingActor):
         reason = self._rejected_names.get(name)
         if reason is not None:
             return UnknownTool(name, reason=f"rejected: {reason}")
+        # A model (or an operator) that misspells a name gets the nearest names of the current table.
+        known = [*self._table, *BUILTIN_NAMES, SEARCH_TOOL]
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+        if close:
+            return UnknownTool(
+                name, reason="did you mean " + " or ".join(repr(other) for other in close) + "?"
+            )
         return UnknownTool(name)
 
     # ---- the table -----------------------------------------------------------------------------------------
