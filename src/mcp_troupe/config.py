@@ -164,7 +164,7 @@ class ToolSearchConfig:
     never. Servers with ``always_load: true`` keep their tools listed either way.
     """
 
-    mode: Literal["auto", "on", "off"] = "auto"
+    mode: Literal["auto", "on", "off"] = "off"
     threshold: int = DEFAULT_TOOL_SEARCH_THRESHOLD
 
 
@@ -826,7 +826,7 @@ def _tool_search(raw: Mapping[str, object]) -> ToolSearchConfig:
     """``tools.mcp.tool_search`` (the schema checked its values)."""
     threshold = raw.get("threshold")
     return ToolSearchConfig(
-        mode=_choice(raw.get("mode"), ("auto", "on", "off")),
+        mode=_choice(raw.get("mode"), ("off", "auto", "on")),
         threshold=threshold
         if isinstance(threshold, int) and not isinstance(threshold, bool) and threshold >= 0
         else DEFAULT_TOOL_SEARCH_THRESHOLD,
