@@ -66,6 +66,8 @@ __all__ = [
     "PAGE_SIZE",
     "PROMPTS_TOOL",
     "RESOURCES_TOOL",
+    "SEARCH_SPEC",
+    "SEARCH_TOOL",
     "Action",
     "BuiltinCall",
     "BuiltinTool",
@@ -74,6 +76,7 @@ __all__ = [
     "ServerView",
     "SessionPort",
     "check_arguments",
+    "check_search_arguments",
     "choose_server",
     "decode_cursor",
     "encode_cursor",
@@ -84,6 +87,7 @@ __all__ = [
     "render_prompt",
     "render_read",
     "render_stored_result",
+    "search_result",
     "serve",
     "template_parameters",
     "text_result",
@@ -291,6 +295,84 @@ PROMPTS: Final = BuiltinTool(
 
 BUILTIN_TOOLS: Final[Mapping[str, BuiltinTool]] = {RESOURCES_TOOL: RESOURCES, PROMPTS_TOOL: PROMPTS}
 BUILTIN_NAMES: Final = frozenset(BUILTIN_TOOLS)
+
+
+# ---- mcp_tool_search ---------------------------------------------------------------------------------------
+
+SEARCH_TOOL: Final = "mcp_tool_search"
+"""The built-in that finds tools by a need when tool search keeps them out of the list
+(``tools.mcp.tool_search``); the registry answers it from its index (:mod:`mcp_troupe.search`)."""
+SEARCH_DEFAULT_LIMIT: Final = 5
+SEARCH_MAX_LIMIT: Final = 20
+SEARCH_QUERY_MAX_CHARS: Final = 1000
+
+SEARCH_SPEC: Final = ToolSpec(
+    name=SEARCH_TOOL,
+    original_name=SEARCH_TOOL,
+    server=BUILTIN_SERVER,
+    description=(
+        'Find tools of the connected MCP servers by what you need, in plain words ("create a ticket", '
+        '"read a file", "send a chat message"). Many tools are not listed until found: search first '
+        "when no listed tool fits. The answer lists the best matches with their input schemas; call a found "
+        "tool by its name at once, with arguments that fit its schema."
+    ),
+    input_schema={
+        "type": "object",
+        "properties": {
+            "query": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": SEARCH_QUERY_MAX_CHARS,
+                "description": "What the tool should do, in your own words.",
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": SEARCH_MAX_LIMIT,
+                "default": SEARCH_DEFAULT_LIMIT,
+                "description": "How many tools to return, best first.",
+            },
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+    },
+    annotations={"readOnlyHint": True, "destructiveHint": False, "openWorldHint": False},
+    # Searching reads the client's own table; it is still an MCP call, so a profile that denies MCP calls
+    # denies it too.
+    risk=Risk.READ_ONLY,
+    capabilities=("mcp.call",),
+)
+
+
+def check_search_arguments(arguments: Mapping[str, Any] | None) -> tuple[str, int] | str:
+    """``(query, limit)`` from the model's arguments, or the message that says what is wrong."""
+    args = arguments or {}
+    unknown = sorted(set(args) - {"query", "limit"})
+    if unknown:
+        return f"{SEARCH_TOOL}: unknown argument(s) {', '.join(unknown)}; it takes query and limit"
+    query = args.get("query")
+    if not isinstance(query, str) or not query.strip():
+        return f"{SEARCH_TOOL}: 'query' is required: a non-empty string saying what the tool should do"
+    if len(query) > SEARCH_QUERY_MAX_CHARS:
+        return f"{SEARCH_TOOL}: 'query' is longer than {SEARCH_QUERY_MAX_CHARS} characters"
+    limit = args.get("limit", SEARCH_DEFAULT_LIMIT)
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= SEARCH_MAX_LIMIT:
+        return f"{SEARCH_TOOL}: 'limit' must be an integer from 1 to {SEARCH_MAX_LIMIT}"
+    return query, limit
+
+
+def search_result(found: Sequence[ToolSpec]) -> dict[str, Any]:
+    """The ``CallToolResult`` of a search: ``{"tools": [{"name", "description", "input_schema"}]}`` as
+    ``structuredContent`` and, for models that read only text, as JSON text."""
+    tools = [
+        {"name": spec.name, "description": spec.description, "input_schema": dict(spec.input_schema)}
+        for spec in found
+    ]
+    structured = {"tools": tools}
+    text = json.dumps(structured, ensure_ascii=False, sort_keys=False)
+    if not tools:
+        text = f"{text}\nNo connected tool matches; try other words for the need."
+    return {"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False}
 
 
 # ---- arguments ---------------------------------------------------------------------------------------------

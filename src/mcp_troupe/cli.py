@@ -963,7 +963,7 @@ def _server_line(status: ServerStatus) -> str:
         parts.append(f"{info['name']} {info.get('version', '')}".strip())
     if status.pid is not None:
         parts.append(f"pid {status.pid}")
-    parts.append(f"{status.tool_count} tools")
+    parts.append(f"{status.tool_count} tool" if status.tool_count == 1 else f"{status.tool_count} tools")
     line = ", ".join(parts)
     if status.last_error and status.state is not ServerState.READY:
         line += f"; last error: {_first_line(status.last_error)}"

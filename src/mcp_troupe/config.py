@@ -51,6 +51,7 @@ __all__ = [
     "ReconnectPolicy",
     "SecurityPolicy",
     "ServerConfig",
+    "ToolSearchConfig",
     "TroupeConfig",
     "TrustLevel",
     "load_config",
@@ -71,6 +72,8 @@ DEFAULT_MAX_FRAME_BYTES: Final = 16 * 1024 * 1024
 
 DEFAULT_MAX_OUTPUT_CHARS: Final = 100_000
 """How much of one tool result reaches the model before it is truncated (the rest stays retrievable)."""
+DEFAULT_TOOL_SEARCH_THRESHOLD: Final = 100
+"""``tool_search.mode: auto`` puts the tools behind ``mcp_tool_search`` past this many listed tools."""
 
 TrustLevel: TypeAlias = Literal["trusted", "untrusted"]
 SecurityPolicy: TypeAlias = Literal["block", "warn"]
@@ -176,6 +179,9 @@ class ServerConfig:
     roots: tuple[str, ...] | None = None
     log_level: str | None = None
     max_call_time: float | None = None
+    always_load: bool = False
+    """With tool search active, this server's tools are listed in ``tools()`` as they are, not behind
+    ``mcp_tool_search``."""
 
     def __post_init__(self) -> None:
         # Code (and tests) may pass lists and dicts; freeze copies so that a config never changes under the
@@ -196,6 +202,18 @@ class ServerConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolSearchConfig:
+    """``tools.mcp.tool_search``: list the tools behind a search tool instead of all at once.
+
+    ``mode`` ``auto`` turns it on when more than ``threshold`` MCP tools are listed; ``on`` always, ``off``
+    never. Servers with ``always_load: true`` keep their tools listed either way.
+    """
+
+    mode: Literal["auto", "on", "off"] = "off"
+    threshold: int = DEFAULT_TOOL_SEARCH_THRESHOLD
+
+
+@dataclass(frozen=True, slots=True)
 class TroupeConfig:
     """The whole configuration: the servers in file order, the master switch, the reconnect policy, and the
     security, network and approval settings that apply to every server."""
@@ -213,6 +231,7 @@ class TroupeConfig:
     control_socket: str | None = None
     limits: CatalogLimits = field(default_factory=CatalogLimits)
     """Bounds on every server's catalog (``tools.mcp.limits``); a server's own ``limits`` override them."""
+    tool_search: ToolSearchConfig = field(default_factory=lambda: ToolSearchConfig())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "servers", types.MappingProxyType(dict(self.servers)))
@@ -617,6 +636,7 @@ _SERVER_SCHEMA: Final[dict[str, Any]] = {
             "enum": ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
         },
         "max_call_time": _SECONDS,
+        "always_load": {"type": "boolean"},
         "oauth": {
             "type": "object",
             "properties": {
@@ -662,6 +682,14 @@ _SCHEMA: Final[dict[str, Any]] = {
                         "max_output_chars": {"type": "integer", "minimum": 1000},
                         "control_socket": {"type": "string", "minLength": 1},
                         "limits": _LIMITS_SCHEMA,
+                        "tool_search": {
+                            "type": "object",
+                            "properties": {
+                                "mode": {"enum": ["auto", "on", "off"]},
+                                "threshold": {"type": "integer", "minimum": 0},
+                            },
+                            "additionalProperties": False,
+                        },
                         "reconnect": {
                             "type": "object",
                             "properties": {
@@ -875,6 +903,18 @@ def _parse(
         max_output_chars=_int_in(max_output, 1000) or DEFAULT_MAX_OUTPUT_CHARS,
         control_socket=control_socket if isinstance(control_socket, str) else None,
         limits=global_limits,
+        tool_search=_tool_search(_section(mcp.get("tool_search"))),
+    )
+
+
+def _tool_search(raw: Mapping[str, object]) -> ToolSearchConfig:
+    """``tools.mcp.tool_search`` (the schema checked its values)."""
+    threshold = raw.get("threshold")
+    return ToolSearchConfig(
+        mode=_choice(raw.get("mode"), ("off", "auto", "on")),
+        threshold=threshold
+        if isinstance(threshold, int) and not isinstance(threshold, bool) and threshold >= 0
+        else DEFAULT_TOOL_SEARCH_THRESHOLD,
     )
 
 
@@ -1002,6 +1042,7 @@ def _server(
         roots=roots,
         log_level=log_level,
         max_call_time=max_call_time,
+        always_load=raw.get("always_load") is True,
     )
 
 

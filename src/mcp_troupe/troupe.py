@@ -42,6 +42,7 @@ from mcp_troupe.actors.registry import (
     ListTools,
     RegistryActor,
     Restart,
+    SearchTools,
     Shutdown,
     Start,
     Stop,
@@ -340,6 +341,18 @@ class Troupe:
         if self._is_stopped:
             return []
         result: list[ToolSpec] = self._ask(lambda f: ListTools(f, ready_only), CONTROL_TIMEOUT)
+        return result
+
+    def search_tools(self, query: str, limit: int = 5) -> list[ToolSpec]:
+        """The ``limit`` tools that best fit a need in plain words, best first (the ranking behind
+        ``mcp_tool_search``); only tools callable right now, ready to :meth:`call` by name."""
+        if self._is_stopped:
+            return []
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("query must be a non-empty string")
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        result: list[ToolSpec] = self._ask(lambda f: SearchTools(query, limit, f), CONTROL_TIMEOUT)
         return result
 
     def submit(

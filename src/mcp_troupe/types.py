@@ -104,6 +104,16 @@ class ToolResult:
     full_text: str | None = field(default=None, repr=False)
     result_uri: str | None = None
 
+    @property
+    def content(self) -> list[Mapping[str, Any]]:
+        """The result's content blocks as the server sent them (``text``, ``image``, ``audio``,
+        ``resource_link``, ``resource``), for adapters that pass images or links on; blocks that are not
+        objects are left out."""
+        blocks = self.raw.get("content")
+        if not isinstance(blocks, list):
+            return []
+        return [block for block in blocks if isinstance(block, Mapping)]
+
 
 @dataclass(frozen=True, slots=True)
 class ServerStatus:

@@ -474,7 +474,7 @@ def test_an_unknown_key_without_a_close_match_lists_the_valid_keys() -> None:
     assert (
         message
         == "unknown key 'zzz'; valid keys are 'control_socket', 'enabled', 'limits', 'max_output_chars', "
-        "'reconnect'"
+        "'reconnect', 'tool_search'"
     )
 
 

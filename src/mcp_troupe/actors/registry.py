@@ -25,12 +25,13 @@ needs approval, and any call to an HTTP server always come here.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
@@ -58,8 +59,13 @@ from mcp_troupe.builtin_tools import (
     BUILTIN_NAMES,
     BUILTIN_SERVER,
     BUILTIN_TOOLS,
+    SEARCH_SPEC,
+    SEARCH_TOOL,
     BuiltinCall,
     ServerView,
+    check_search_arguments,
+    error_result,
+    search_result,
     serve,
 )
 from mcp_troupe.config import ServerConfig, TroupeConfig
@@ -85,6 +91,7 @@ from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.review import ReviewStore, review_fingerprint
+from mcp_troupe.search import ToolIndex, document_from_definition
 from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolResult, ToolSpec
 
 __all__ = [
@@ -94,6 +101,7 @@ __all__ = [
     "ListTools",
     "RegistryActor",
     "Restart",
+    "SearchTools",
     "Shutdown",
     "Start",
     "Stop",
@@ -152,6 +160,15 @@ class ListTools:
 
     reply_to: Future[list[ToolSpec]]
     ready_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SearchTools:
+    """Reply with the ``limit`` tools that best fit ``query``, best first: only tools callable right now."""
+
+    query: str
+    limit: int
+    reply_to: Future[list[ToolSpec]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +246,7 @@ RegistryMessage = (
     CallTool
     | CancelToolCall
     | ListTools
+    | SearchTools
     | GetStatus
     | WhenSettled
     | Restart
@@ -335,7 +353,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self.runtime = runtime
         # The built-in tools' names are reserved too: a server tool called mcp_resources is rejected as a
         # would-be shadow, like one named after any of the agent's own tools.
-        self.reserved_names = tuple(dict.fromkeys((*reserved_names, *sorted(BUILTIN_NAMES))))
+        self.reserved_names = tuple(dict.fromkeys((*reserved_names, *sorted(BUILTIN_NAMES), SEARCH_TOOL)))
         self._reserved_set = frozenset(self.reserved_names)
         self._supervisor_factory = supervisor_factory or ServerSupervisor.start
         # One record per configured server, in configuration order.
@@ -361,6 +379,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         # troupe://results/<id> → the whole text of a cut tool output, oldest first.
         self._results: OrderedDict[str, str] = OrderedDict()
         self._results_chars = 0
+        # The tool-search index over the table, kept in step with it one server at a time.
+        self._index = ToolIndex()
 
     def on_start(self) -> None:
         for name, record in self._servers.items():
@@ -416,6 +436,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 session = self._servers[route.server].session if route is not None else None
                 if session is not None:
                     safe_tell(session, CancelCall(msg.reply_to, msg.reason))
+            case SearchTools():
+                msg.reply_to.set_result(self._search(msg.query, msg.limit))
             case ListTools():
                 msg.reply_to.set_result(self._list_tools(msg.ready_only))
             case GetStatus():
@@ -457,6 +479,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
     # ---- the call path -------------------------------------------------------------------------------------
 
     def _on_call(self, msg: CallTool) -> None:
+        if msg.name == SEARCH_TOOL:
+            self._on_search_call(msg)
+            return
         if msg.name in BUILTIN_NAMES:
             self._on_builtin_call(msg)
             return
@@ -521,7 +546,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 ApprovalRequired(
                     spec.name,
                     f"{reason}, and no approver is installed: pass approver= to Troupe (troupe call: answer"
-                    " the prompt or use --yes), or set permissions.approval.mode",
+                    " the prompt or use --yes; for troupe ctl call, start the manager with troupe run"
+                    " --yes), or set permissions.approval.mode",
                 ),
             )
             return False
@@ -690,6 +716,13 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             for tool_name, withheld in part.withheld.items():
                 if qualify(record.config.name, tool_name) == name:
                     return UnknownTool(name, reason=withheld)
+        # A model (or an operator) that misspells a name gets the nearest names of the current table.
+        known = [*self._table, *BUILTIN_NAMES, SEARCH_TOOL]
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+        if close:
+            return UnknownTool(
+                name, reason="did you mean " + " or ".join(repr(other) for other in close) + "?"
+            )
         return UnknownTool(name)
 
     # ---- the table -----------------------------------------------------------------------------------------
@@ -797,7 +830,80 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         for qualified in touched:
             for verdict in self._names.verdicts_of(qualified):
                 self._register(verdict)
+        affected = {server: None}
+        for qualified in touched:
+            for verdict in self._names.verdicts_of(qualified):
+                affected[verdict.server] = None
+        self._reindex(affected)
         self.board.routes = {}
+
+    # ---- tool search -----------------------------------------------------------------------------------
+
+    def _on_search_call(self, msg: CallTool) -> None:
+        if self._is_shut_down:
+            _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
+            return
+        decision = decide(
+            tool_name=SEARCH_TOOL,
+            capabilities=SEARCH_SPEC.capabilities,
+            risk=SEARCH_SPEC.risk,
+            profile=self.config.profile,
+            allow=self.config.allow,
+            mode=self.config.approval_mode,
+            approved_before=True,
+        )
+        if not decision.allowed:
+            _fail(msg.reply_to, ToolDenied(SEARCH_TOOL, decision.reason))
+            return
+        checked = check_search_arguments(msg.arguments)
+        if isinstance(checked, str):
+            msg.reply_to.set_result(error_result(checked))
+            return
+        query, limit = checked
+        msg.reply_to.set_result(search_result(self._search(query, limit)))
+
+    def _search(self, query: str, limit: int) -> list[ToolSpec]:
+        """The tools that best fit ``query`` among those callable now: connected, not quarantined, and
+        allowed by the gate (withheld tools are never in the table, so never offered)."""
+
+        def is_callable(key: str) -> bool:
+            spec = self._table.get(key)
+            record = self._servers.get(spec.server) if spec is not None else None
+            if spec is None or record is None or spec.is_quarantined or not record.is_ready:
+                return False
+            return decide(
+                tool_name=spec.name,
+                capabilities=spec.capabilities,
+                risk=spec.risk,
+                profile=self.config.profile,
+                allow=self.config.allow,
+                mode=self.config.approval_mode,
+                approved_before=True,
+            ).allowed
+
+        return [self._table[key] for key, _score in self._index.search(query, limit, allowed=is_callable)]
+
+    def _search_is_active(self) -> bool:
+        """Whether ``tools()`` lists the search tool instead of every tool (``tools.mcp.tool_search``)."""
+        settings = self.config.tool_search
+        if settings.mode == "auto":
+            return len(self._table) > settings.threshold
+        return settings.mode == "on"
+
+    def _reindex(self, servers: Iterable[str]) -> None:
+        """Give the search index the current table entries of each of ``servers`` (incremental)."""
+        for server in servers:
+            documents = []
+            for tool_name, qualified in self._names.names_of(server).items():
+                spec = self._table.get(qualified)
+                if spec is None or spec.server != server or spec.original_name != tool_name:
+                    continue
+                documents.append(
+                    document_from_definition(
+                        spec.name, server, tool_name, spec.description, spec.input_schema, spec.title or ""
+                    )
+                )
+            self._index.replace_server(server, documents)
 
     def _limits(self, record: _Server) -> CatalogLimits:
         limits = record.config.limits
@@ -890,9 +996,12 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
 
     def _list_tools(self, ready_only: bool) -> list[ToolSpec]:
         result = []
+        is_searching = self._search_is_active()
         for server, record in self._servers.items():  # configuration order, tools in listing order
             if record.part is None:
                 continue
+            if is_searching and not record.config.always_load:
+                continue  # behind mcp_tool_search
             is_ready = record.is_ready
             if ready_only and not is_ready:
                 continue
@@ -902,6 +1011,10 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                     continue
                 result.append(spec if is_ready else replace(spec, ready=False))
         result.extend(self._builtin_specs(ready_only))
+        if is_searching:
+            is_ready = any(record.is_ready for record in self._servers.values())
+            if is_ready or not ready_only:
+                result.append(SEARCH_SPEC if is_ready else replace(SEARCH_SPEC, ready=False))
         return result
 
     def _builtin_specs(self, ready_only: bool) -> list[ToolSpec]:
@@ -1052,6 +1165,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         for record in self._servers.values():
             record.session = record.lane = record.catalog = record.part = record.offers = None
             record.name_rejected = {}
+        self._index = ToolIndex()
         self._results.clear()
         self._results_chars = 0
         futures = []

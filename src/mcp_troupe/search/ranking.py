@@ -1,0 +1,430 @@
+"""Rank tools by what a need asks for: a field-weighted BM25 with word splitting, stemming and expansion.
+
+Pure code: no threads, no clock. A :class:`ToolIndex` holds one :class:`ToolDocument` per tool, grouped by
+server so that a server's new catalog (a reconnect, ``list_changed``) replaces that server's part alone
+(:meth:`ToolIndex.replace_server`) without touching the rest.
+
+How a tool is matched:
+
+- **Words.** Names are split at every boundary people write words with (``getIssueComments``,
+  ``get_issue``, ``get-issue``, ``github.get``, ``v2Api``), lower-cased and reduced by a light English stemmer
+  (:func:`stem`: plurals, ``-ing``, ``-ed``, ``-ion``, a final ``e``), so "creating issues" meets
+  ``create_issue``.
+- **Fields.** The tool's own name counts most, then its title, the server's name, its description (the
+  first sentence more than the rest), the parameter names and their descriptions (:data:`FIELD_WEIGHTS`).
+  Scores are BM25F: term frequencies are normalised per field by that field's length, weighted, summed,
+  then saturated once.
+- **Expansion.** Each word of the need also brings in the words of its groups in the hand-built
+  :mod:`~mcp_troupe.search.lexicon` at :data:`EXPANSION_WEIGHT` ("show" → get, read, fetch, view ...;
+  "ticket" → issue, bug ...), and a few phrases are read as a whole ("pull request", "who am i").
+- **Coverage.** A tool that matches more of the need's distinct concepts wins over one that repeats one
+  of them: the sum is scaled by the share of concepts matched (:data:`COVERAGE_WEIGHT`).
+
+:func:`bm25_rank` is the plain baseline (BM25 over name and description words, nothing else), kept for the
+measurement in ``docs/tool-search.md``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from mcp_troupe.search.lexicon import GROUPS, PHRASES, STOPWORDS
+
+__all__ = [
+    "COVERAGE_WEIGHT",
+    "EXPANSION_WEIGHT",
+    "FIELD_WEIGHTS",
+    "ToolDocument",
+    "ToolIndex",
+    "bm25_rank",
+    "document_from_definition",
+    "split_words",
+    "stem",
+    "terms",
+]
+
+FIELD_WEIGHTS: Final[dict[str, float]] = {
+    "name": 4.0,
+    "title": 2.5,
+    "server": 3.0,
+    "summary": 1.6,
+    "description": 0.8,
+    "parameters": 0.8,
+    "parameter_descriptions": 0.3,
+}
+"""How much a word found in each field counts."""
+# BM25F length normalisation per field (0: none, 1: full); names are short and even, descriptions are not.
+_FIELD_B: Final[dict[str, float]] = {
+    "name": 0.3,
+    "title": 0.3,
+    "server": 0.0,
+    "summary": 0.5,
+    "description": 0.75,
+    "parameters": 0.5,
+    "parameter_descriptions": 0.75,
+}
+K1: Final = 1.2
+EXPANSION_WEIGHT: Final = 0.6
+"""Weight of a word that the lexicon added, against 1.0 for a word of the need itself."""
+COVERAGE_WEIGHT: Final = 1.0
+NAME_COVERAGE_WEIGHT: Final = 1.0
+"""How strongly the share of the need's concepts found in the tool's own name (or title) scales it."""
+"""How strongly the share of the need's concepts a tool matches scales its score."""
+# Descriptions can be long (whole manuals); words past this many count no more.
+_MAX_FIELD_WORDS: Final = 400
+
+_CAMEL = re.compile(
+    r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])"
+)
+_NON_WORD = re.compile(r"[^A-Za-z0-9]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+def split_words(text: str) -> list[str]:
+    """``text`` in lower-case words, cut at spaces, punctuation, ``_``, ``-``, ``.``, camelCase, digits."""
+    words: list[str] = []
+    for chunk in _NON_WORD.split(text):
+        if chunk:
+            words.extend(part.lower() for part in _CAMEL.split(chunk) if part)
+    return words
+
+
+def stem(word: str) -> str:
+    """A light English stem: ``issues``/``issue`` → ``issu``, ``creating``/``creation`` → ``creat``."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("sses") or word.endswith(("xes", "ches", "shes", "zes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and _VOWEL.search(word[: -len(suffix)]):
+            word = word[: -len(suffix)]
+            if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]  # running → run, stopped → stop
+            break
+    if word.endswith("ly") and len(word) > 5:
+        word = word[:-2]  # recently → recent
+    if word.endswith(("tion", "sion")) and len(word) > 5:
+        word = word[:-3]
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def terms(text: str) -> list[str]:
+    """The index terms of ``text``: split, stop words dropped, stemmed."""
+    return [stem(word) for word in split_words(text) if word not in STOPWORDS and len(word) > 1]
+
+
+def _build_synonyms() -> dict[str, frozenset[str]]:
+    table: dict[str, set[str]] = {}
+    for group in GROUPS:
+        stems = {stem(word) for word in group}
+        for word in stems:
+            table.setdefault(word, set()).update(stems)
+    return {word: frozenset(others - {word}) for word, others in table.items()}
+
+
+_SYNONYMS: Final = _build_synonyms()
+_PHRASES: Final = sorted(PHRASES.items(), key=lambda item: -len(item[0]))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDocument:
+    """What the index reads of one tool: its key (the name the model calls) and its words by field."""
+
+    key: str
+    server: str
+    name: str
+    title: str = ""
+    description: str = ""
+    parameters: tuple[tuple[str, str], ...] = ()
+
+
+def document_from_definition(
+    key: str, server: str, name: str, description: str, input_schema: Mapping[str, Any], title: str = ""
+) -> ToolDocument:
+    """A :class:`ToolDocument` from a tool's definition (top-level parameters and their descriptions)."""
+    parameters: list[tuple[str, str]] = []
+    properties = input_schema.get("properties") if isinstance(input_schema, Mapping) else None
+    if isinstance(properties, Mapping):
+        for param, schema in list(properties.items())[:100]:
+            text = schema.get("description", "") if isinstance(schema, Mapping) else ""
+            parameters.append((str(param), text if isinstance(text, str) else ""))
+    return ToolDocument(
+        key=key,
+        server=server,
+        name=name,
+        title=title or "",
+        description=description or "",
+        parameters=tuple(parameters),
+    )
+
+
+def _fields(document: ToolDocument) -> dict[str, list[str]]:
+    description = document.description[:4000]
+    parts = _SENTENCE_END.split(description.strip(), maxsplit=1)
+    summary = parts[0] if parts else ""
+    rest = parts[1] if len(parts) > 1 else ""
+    return {
+        "name": terms(document.name),
+        "title": terms(document.title),
+        "server": terms(document.server),
+        "summary": terms(summary)[:_MAX_FIELD_WORDS],
+        "description": terms(rest)[:_MAX_FIELD_WORDS],
+        "parameters": [term for param, _ in document.parameters for term in terms(param)],
+        "parameter_descriptions": [term for _, text in document.parameters for term in terms(text)][
+            :_MAX_FIELD_WORDS
+        ],
+    }
+
+
+_FIELD_NAMES: Final = tuple(FIELD_WEIGHTS)
+_FIELD_WEIGHT_LIST: Final = tuple(FIELD_WEIGHTS[name] for name in _FIELD_NAMES)
+_FIELD_B_LIST: Final = tuple(_FIELD_B[name] for name in _FIELD_NAMES)
+# How far (as a share) an average field length may move before the postings are recomputed.
+_DRIFT: Final = 0.1
+
+
+@dataclass(slots=True)
+class _Entry:
+    document: ToolDocument
+    lengths: tuple[int, ...]
+    counts: dict[str, tuple[int, ...]]
+
+
+@dataclass(slots=True)
+class _Query:
+    # term → weight; concept index of each term (a word of the need and its expansions share one).
+    weights: dict[str, float] = field(default_factory=dict)
+    concepts: dict[str, set[int]] = field(default_factory=dict)
+    concept_count: int = 0
+
+
+def parse_query(query: str) -> _Query:
+    """The weighted terms of a need, grouped into concepts (one per word of the need or phrase)."""
+    parsed = _Query()
+    text = " ".join(split_words(query))
+    padded = f" {text} "
+
+    def add(term: str, weight: float, concept: int) -> None:
+        if weight > parsed.weights.get(term, 0.0):
+            parsed.weights[term] = weight
+        parsed.concepts.setdefault(term, set()).add(concept)
+
+    for phrase, meaning in _PHRASES:
+        if f" {phrase} " in padded:
+            concept = parsed.concept_count
+            parsed.concept_count += 1
+            for word in meaning:
+                add(stem(word), 0.8, concept)
+            padded = padded.replace(f" {phrase} ", " ")
+    for term in dict.fromkeys(terms(padded)):
+        # A word that a previous word of the need already brought in ("add a new", "find and search") is
+        # the same concept said twice: it strengthens that concept instead of counting twice.
+        earlier = [c for c in parsed.concepts.get(term, ()) if parsed.weights.get(term, 0.0) < 1.0]
+        if earlier:
+            parsed.weights[term] = 1.0
+            continue
+        concept = parsed.concept_count
+        parsed.concept_count += 1
+        add(term, 1.0, concept)
+        for synonym in _SYNONYMS.get(term, ()):
+            add(synonym, EXPANSION_WEIGHT, concept)
+    return parsed
+
+
+class ToolIndex:
+    """An inverted index over tools, updated one server at a time.
+
+    Each posting holds the tool's length-normalised, field-weighted term frequency (BM25F's pseudo
+    frequency), computed against the average field lengths of the moment. Those averages move as servers
+    come and go; when any has moved by more than :data:`_DRIFT` since the postings were computed, the next
+    search recomputes them all (linear in the index, and rare), so a search is one pass over the postings
+    of the need's words.
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[str, _Entry] = {}
+        self._by_server: dict[str, list[str]] = {}
+        self._postings: dict[str, dict[str, float]] = {}
+        # Term → the tools whose own name (or title) holds it: matches there say most about what a tool does.
+        self._in_name: dict[str, set[str]] = {}
+        self._total_lengths = [0] * len(_FIELD_NAMES)
+        self._averages: list[float] = [1.0] * len(_FIELD_NAMES)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+    def replace_server(self, server: str, documents: Iterable[ToolDocument]) -> None:
+        """Make ``documents`` the whole of ``server``'s part of the index (empty: remove the server)."""
+        for key in self._by_server.pop(server, ()):
+            self._remove(key)
+        keys = []
+        for document in documents:
+            if document.key in self._entries:
+                self._remove(document.key)
+            self._add(document)
+            keys.append(document.key)
+        if keys:
+            self._by_server[server] = keys
+        self._refresh()
+
+    def _pseudo(self, entry: _Entry, counts: tuple[int, ...]) -> float:
+        pseudo = 0.0
+        for index, count in enumerate(counts):
+            if count:
+                b = _FIELD_B_LIST[index]
+                norm = 1.0 - b + b * entry.lengths[index] / self._averages[index]
+                pseudo += _FIELD_WEIGHT_LIST[index] * count / norm
+        return pseudo
+
+    def _add(self, document: ToolDocument) -> None:
+        fields = _fields(document)
+        counts: dict[str, list[int]] = {}
+        for index, name in enumerate(_FIELD_NAMES):
+            for term in fields[name]:
+                counts.setdefault(term, [0] * len(_FIELD_NAMES))[index] += 1
+        lengths = tuple(len(fields[name]) for name in _FIELD_NAMES)
+        entry = _Entry(document, lengths, {term: tuple(values) for term, values in counts.items()})
+        self._entries[document.key] = entry
+        for index, length in enumerate(lengths):
+            self._total_lengths[index] += length
+        if len(self._entries) == 1:
+            self._averages = self._current_averages()
+        for term, values in entry.counts.items():
+            self._postings.setdefault(term, {})[document.key] = self._pseudo(entry, values)
+            if values[0] or values[1]:
+                self._in_name.setdefault(term, set()).add(document.key)
+
+    def _remove(self, key: str) -> None:
+        entry = self._entries.pop(key, None)
+        if entry is None:
+            return
+        for term in entry.counts:
+            postings = self._postings.get(term)
+            if postings is not None:
+                postings.pop(key, None)
+                if not postings:
+                    del self._postings[term]
+            named = self._in_name.get(term)
+            if named is not None:
+                named.discard(key)
+                if not named:
+                    del self._in_name[term]
+        for index, length in enumerate(entry.lengths):
+            self._total_lengths[index] -= length
+
+    def _current_averages(self) -> list[float]:
+        total = max(len(self._entries), 1)
+        return [max(length / total, 1.0) for length in self._total_lengths]
+
+    def _refresh(self) -> None:
+        """Recompute every posting when the average field lengths have drifted too far."""
+        current = self._current_averages()
+        if all(abs(now - then) <= _DRIFT * then for now, then in zip(current, self._averages, strict=True)):
+            return
+        self._averages = current
+        for key, entry in self._entries.items():
+            for term, values in entry.counts.items():
+                self._postings[term][key] = self._pseudo(entry, values)
+
+    def search(
+        self, query: str, limit: int = 5, *, allowed: Callable[[str], bool] | None = None
+    ) -> list[tuple[str, float]]:
+        """The ``limit`` best ``(key, score)`` pairs for ``query``, best first; ``allowed`` filters keys."""
+        if limit <= 0 or not self._entries:
+            return []
+        parsed = parse_query(query)
+        total = len(self._entries)
+        # Per concept, each tool's best contribution: a concept counts once, by its best-matching word, so
+        # a tool matching many weak synonyms of one word does not outscore a tool matching the word itself.
+        by_concept: list[dict[str, float]] = [{} for _ in range(parsed.concept_count)]
+        named: list[set[str]] = [set() for _ in range(parsed.concept_count)]
+        for term, query_weight in parsed.weights.items():
+            postings = self._postings.get(term)
+            if not postings:
+                continue
+            df = len(postings)
+            factor = query_weight * math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+            in_name = self._in_name.get(term, set())
+            for concept in parsed.concepts[term]:
+                named[concept].update(in_name)
+                best = by_concept[concept]
+                for key, pseudo in postings.items():
+                    value = factor * pseudo / (K1 + pseudo)
+                    if value > best.get(key, 0.0):
+                        best[key] = value
+        scores: dict[str, float] = {}
+        matched: dict[str, int] = {}
+        for best in by_concept:
+            for key, value in best.items():
+                scores[key] = scores.get(key, 0.0) + value
+                matched[key] = matched.get(key, 0) + 1
+        if parsed.concept_count:
+            name_matched: dict[str, int] = {}
+            for keys in named:
+                for key in keys:
+                    name_matched[key] = name_matched.get(key, 0) + 1
+            for key in scores:
+                share = matched[key] / parsed.concept_count
+                name_share = name_matched.get(key, 0) / parsed.concept_count
+                scores[key] *= 1.0 + COVERAGE_WEIGHT * share + NAME_COVERAGE_WEIGHT * name_share
+        candidates = scores.items()
+        if allowed is not None:
+            candidates = [(key, score) for key, score in candidates if allowed(key)]  # type: ignore[assignment]
+        return sorted(
+            heapq.nlargest(limit * 2, candidates, key=_score_of), key=lambda item: (-item[1], item[0])
+        )[:limit]
+
+    def document(self, key: str) -> ToolDocument | None:
+        """The document indexed under ``key``."""
+        entry = self._entries.get(key)
+        return entry.document if entry is not None else None
+
+
+def _score_of(item: tuple[str, float]) -> float:
+    return item[1]
+
+
+def _plain_words(text: str) -> list[str]:
+    return [word for word in _NON_WORD.split(text.lower()) if word]
+
+
+def bm25_rank(documents: Iterable[ToolDocument], query: str, limit: int = 5) -> list[str]:
+    """Plain BM25 (k1 1.2, b 0.75) over each tool's name and description words: the baseline."""
+    docs = list(documents)
+    tokenised = [_plain_words(f"{doc.name} {doc.description}") for doc in docs]
+    average = sum(len(words) for words in tokenised) / max(len(docs), 1)
+    frequencies: dict[str, int] = {}
+    for words in tokenised:
+        for word in set(words):
+            frequencies[word] = frequencies.get(word, 0) + 1
+    query_words = set(_plain_words(query))
+    scores = []
+    for doc, words in zip(docs, tokenised, strict=True):
+        score = 0.0
+        counts: dict[str, int] = {}
+        for word in words:
+            if word in query_words:
+                counts[word] = counts.get(word, 0) + 1
+        for word, count in counts.items():
+            df = frequencies[word]
+            idf = math.log(1.0 + (len(docs) - df + 0.5) / (df + 0.5))
+            score += idf * count * (K1 + 1) / (count + K1 * (0.25 + 0.75 * len(words) / max(average, 1.0)))
+        if score > 0:
+            scores.append((score, doc.key))
+    scores.sort(key=lambda item: (-item[0], item[1]))
+    return [key for _, key in scores[:limit]]
