@@ -53,7 +53,7 @@ import anyio.to_thread
 
 from mcp_troupe._futures import complete as _complete
 from mcp_troupe._futures import fail as _fail
-from mcp_troupe.errors import ConnectionLost, RemoteError, TroupeClosed, TroupeError
+from mcp_troupe.errors import ConnectionLost, InputUnavailable, RemoteError, TroupeClosed, TroupeError
 from mcp_troupe.policy.injection import wrap_untrusted
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_block
@@ -816,6 +816,9 @@ async def serve(call: BuiltinCall, reply_to: Future[Any]) -> None:
         try:
             result = await _run(call)
         except Refused as exc:
+            result = error_result(str(exc))
+        except InputUnavailable as exc:
+            # The server asked for input (input_required) the host cannot give: the model reads why.
             result = error_result(str(exc))
         except RemoteError as exc:
             if exc.method == "resources/read" and exc.code in NOT_FOUND_CODES:

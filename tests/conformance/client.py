@@ -40,6 +40,7 @@ from urllib.parse import parse_qsl, urlsplit
 from mcp_troupe import AuthError, ReconnectPolicy, ServerState, Troupe, TroupeConfig, TroupeError
 from mcp_troupe.auth import InteractiveLogin, UserAuthorization, set_interactive_login
 from mcp_troupe.config import OAuthConfig, ServerConfig
+from mcp_troupe.host import ElicitationRequest, SamplingRequest, SamplingResult
 
 SERVER = "conformance"
 CONNECT_TIMEOUT = 25.0
@@ -70,6 +71,13 @@ SCENARIOS: dict[str, ExpectedCall | None] = {
 
 # The auth scenarios' mock MCP server (behind its authorization server) offers one tool, `test-tool`.
 AUTH_CALL = ExpectedCall("test-tool", {}, "test")
+# The server elicits a form whose five fields all have defaults; the host's "user" (accept_with_defaults)
+# accepts without typing, so the answer must carry every default (SEP-1034), in the schema's order.
+SCENARIOS["elicitation-sep1034-client-defaults"] = ExpectedCall(
+    "test_client_elicitation_defaults",
+    {},
+    'Elicitation completed: {"name":"John Doe","age":30,"score":95.5,"status":"active","verified":true}',
+)
 AUTH_SCENARIOS = (
     "auth/metadata-default",
     "auth/metadata-var1",
@@ -113,7 +121,6 @@ SCENARIOS.update(dict.fromkeys(AUTH_SCENARIOS, AUTH_CALL))
 SCENARIOS.update(
     dict.fromkeys(
         (
-            "elicitation-sep1034-client-defaults",
             "request-metadata",
             "sep-2322-client-request-state",
             "http-standard-headers",
@@ -231,7 +238,14 @@ def run(scenario: str, server: ServerConfig, expected: ExpectedCall | None) -> i
         # One connect, no retry: the suite judges a single run, and a retry would only hide the first failure.
         reconnect=ReconnectPolicy(max_attempts=0),
     )
-    with Troupe(config) as troupe:
+    # A host that can answer what servers ask (the scenarios check that these are declared, and the
+    # elicitation-defaults scenario that the schema's defaults fill what the "user" left out).
+    with Troupe(
+        config,
+        elicitation_handler=accept_with_defaults,
+        sampling_handler=scripted_model,
+        roots=[os.getcwd()],
+    ) as troupe:
         if not troupe.wait_ready(timeout=CONNECT_TIMEOUT + 5):
             return _fail(f"{SERVER} did not settle within {CONNECT_TIMEOUT + 5:.0f} s")
         (status,) = troupe.status()
@@ -251,6 +265,16 @@ def run(scenario: str, server: ServerConfig, expected: ExpectedCall | None) -> i
         if result.is_error or result.text != expected.text:
             return _fail(f"{expected.tool} answered {result.text!r} (is_error={result.is_error})")
     return 0
+
+
+def accept_with_defaults(request: ElicitationRequest) -> dict[str, Any]:
+    """The "user" accepts and types nothing: every field takes its schema default (SEP-1034)."""
+    return {"action": "accept", "content": {}}
+
+
+def scripted_model(request: SamplingRequest) -> SamplingResult:
+    """A stand-in for the host's model: it answers every sampling request with one fixed line."""
+    return SamplingResult(text="conformance client answer", model="scripted")
 
 
 def _fail(reason: str) -> int:

@@ -57,8 +57,8 @@ from mcp_troupe.errors import (
     RemoteError,
     TroupeError,
 )
+from mcp_troupe.protocol import jsonrpc, modern
 from mcp_troupe.protocol import mcp as proto
-from mcp_troupe.protocol import modern
 from mcp_troupe.protocol.engine import (
     Answered,
     Event,
@@ -78,6 +78,7 @@ from mcp_troupe.protocol.versions import Revision
 __all__ = [
     "CallLane",
     "CallerOwner",
+    "EraChanged",
     "FastRoute",
     "Fulfiller",
     "HeaderMismatch",
@@ -256,6 +257,15 @@ class HeaderMismatch:
     incarnation: int
     pending: Pending
     error: TroupeError
+
+
+@dataclass(frozen=True, slots=True)
+class EraChanged:
+    """A request was refused with ``-32022``: the server no longer speaks the version this connection
+    settled on (it was replaced, or upgraded): the connection must be negotiated again. (lane → session)"""
+
+    incarnation: int
+    detail: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -654,6 +664,11 @@ class CallLane:
                     safe_tell(self._session, HeaderMismatch(self.incarnation, pending, remote))
                 else:
                     self._settle(pending, error=remote, items=items)
+                if pending.method not in (modern.SERVER_DISCOVER, proto.INITIALIZE) and self._era_changed(
+                    error
+                ):
+                    # spec: 2026-07-28 basic/versioning — the era is re-probed when the assumption fails.
+                    safe_tell(self._session, EraChanged(self.incarnation, error.message))
             case Invalid(pending=pending, error=error):
                 log.warning("server %s: %s", self.server, error)
                 self._settle(pending, error=error, items=items)
@@ -687,6 +702,17 @@ class CallLane:
             case Answered():
                 raise AssertionError("handled above")
         return ""
+
+    def _era_changed(self, error: ErrorObject) -> bool:
+        """Whether a refusal says the server no longer speaks this connection's era: a modern -32022, or, to
+        a modern request, the legacy servers' invalid-request refusal of an unknown version or of a request
+        without a session (what a server replaced by an older one answers)."""
+        if error.code == modern.UNSUPPORTED_PROTOCOL_VERSION:
+            return True
+        if error.code != jsonrpc.INVALID_REQUEST or not self.engine.is_modern:
+            return False
+        text = error.message.lower()
+        return "protocol version" in text or "session" in text
 
     def _remote_error(self, pending: Pending, error: ErrorObject) -> RemoteError:
         message = error.message
@@ -832,19 +858,18 @@ class CallLane:
                 error=CallTimedOut(self.server, pending.request_id, pending.method, pending.timeout or 0.0),
             )
             return
+        except asyncio.CancelledError:
+            raise
         except BaseException as exc:
+            # A handler's failure (or a refusal of what was asked) fails this request only, with the reason.
+            first: BaseException = exc
+            while isinstance(first, BaseExceptionGroup) and first.exceptions:
+                first = first.exceptions[0]
             error = (
-                exc
-                if isinstance(exc, TroupeError)
-                else InputUnavailable(self.server, pending.method, repr(exc))
+                first
+                if isinstance(first, TroupeError)
+                else InputUnavailable(self.server, pending.method, str(first))
             )
-            if isinstance(exc, BaseExceptionGroup):
-                first = exc.exceptions[0] if exc.exceptions else exc
-                error = (
-                    first
-                    if isinstance(first, TroupeError)
-                    else InputUnavailable(self.server, pending.method, repr(first))
-                )
             self._settle(pending, error=error)
             return
         with self._lock:

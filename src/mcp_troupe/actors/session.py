@@ -38,6 +38,7 @@ from mcp_troupe.actors.catalogs import Catalogs, ListAll
 from mcp_troupe.actors.lane import (
     CallerOwner,
     CallLane,
+    EraChanged,
     Fulfiller,
     HeaderMismatch,
     Outgoing,
@@ -225,6 +226,7 @@ SessionMessage = (
     | TransportDown
     | SessionExpired
     | HeaderMismatch
+    | EraChanged
     | CallRequest
     | ListAll
     | CancelCall
@@ -427,6 +429,16 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             case SessionExpired():
                 if msg.incarnation == self.incarnation:
                     self._on_session_expired(msg.sent)
+            case EraChanged():
+                if msg.incarnation == self.incarnation:
+                    version = self._revision.version if self._revision is not None else "?"
+                    self._report_failure(
+                        ConnectionLost(
+                            self.server,
+                            f"the server no longer speaks protocol {version} ({msg.detail}); "
+                            "reconnecting to negotiate the version again",
+                        )
+                    )
             case HeaderMismatch():
                 if msg.incarnation == self.incarnation:
                     self._on_header_mismatch(msg.pending, msg.error)

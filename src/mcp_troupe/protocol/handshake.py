@@ -295,11 +295,9 @@ class Handshake:
         if legacy is None or legacy in self._legacy_tries:
             if offered:
                 return self._no_shared_version(self._version)
+            # The pin rules out the legacy handshake: no version is shared (and no retry can change that).
             return Failed(
-                ProtocolError(
-                    f"server {self.server!r} does not speak the modern protocol ({why}) and protocol "
-                    f"{self.pin!r} rules out the legacy handshake"
-                )
+                UnsupportedProtocolVersion(f"no modern version ({why})", self._offered, server=self.server)
             )
         return self._initialize(legacy)
 
