@@ -475,8 +475,12 @@ def assert_no_secret_in(server: LocalAuthServer, error: BaseException) -> None:
 
 
 def test_a_401_with_resource_metadata_leads_to_a_token_that_works(
-    auth_server: LocalAuthServer, caplog: pytest.LogCaptureFixture
+    auth_server: LocalAuthServer, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Whatever an earlier test (an in-process CLI run) did to the loggers, ours reach the capture here.
+    for name in ("mcp_troupe", "mcp_troupe.oauth"):
+        monkeypatch.setattr(logging.getLogger(name), "propagate", True)
+        caplog.set_level(logging.DEBUG, logger=name)
     auth_server.prm_location = "header"
 
     state, again = run(login_after_401(auth_server))
