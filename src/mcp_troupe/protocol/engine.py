@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from mcp_troupe.errors import MalformedMessage, ProtocolError
@@ -287,18 +287,7 @@ class RequestEngine:
         """
         params = pending.params
         request_id = next(self.ids)
-        retried = Pending(
-            request_id,
-            pending.method,
-            pending.owner,
-            pending.timeout,
-            pending.deadline,
-            pending.hard_deadline,
-            params,
-            rounds=pending.rounds + 1,
-            progress_token=pending.progress_token,
-            started=pending.started,
-        )
+        retried = replace(pending, request_id=request_id, params=params, rounds=pending.rounds + 1)
         token_meta = {"progressToken": retried.progress_token} if retried.progress_token is not None else None
         wire = self.params_of(modern.retry_params(params, responses, request_state), token_meta)
         self.track(retried)
@@ -319,18 +308,11 @@ class RequestEngine:
     def again(self, pending: Pending) -> tuple[Pending, bytes]:
         """Track ``pending`` again under a new id, marked as retried (it is never retried twice)."""
         request_id = next(self.ids)
-        retried = Pending(
-            request_id,
-            pending.method,
-            pending.owner,
-            pending.timeout,
-            pending.deadline,
-            pending.hard_deadline,
-            pending.params,
-            rounds=pending.rounds,
+        retried = replace(
+            pending,
+            request_id=request_id,
             is_retried=True,
             progress_token=request_id if pending.progress_token is not None else None,
-            started=pending.started,
         )
         self.track(retried)
         wire_meta = {"progressToken": request_id} if retried.progress_token is not None else None
