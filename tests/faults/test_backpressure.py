@@ -58,3 +58,22 @@ def test_a_server_that_stops_reading_gets_bounded_memory_fast_refusals_and_the_o
         with pytest.raises(OutboundFull):
             troupe.call("mcp__stuck__upload", {"blob": BLOB}, timeout=2.0)
         assert troupe.call("mcp__bystander__echo", {"text": "fine"}).text == "fine"
+
+
+@pytest.mark.timeout(60)
+def test_a_call_that_times_out_behind_a_full_pipe_makes_the_next_one_fail_fast_before_stuck_after() -> None:
+    # One call larger than the pipe and asyncio's buffer together: the pipe fills, writing pauses. It times
+    # out well before STUCK_AFTER; that alone shows the server is not reading, so the next call is refused
+    # at once instead of queued to wait out its own timeout (CI once saw that race at the STUCK_AFTER edge).
+    stuck = stdio_server("stuck", sys.executable, str(STUCK), timeout=0.5, connect_timeout=20.0)
+    with troupe_of(stuck, demo("bystander")) as troupe:
+        assert troupe.wait_ready(timeout=30)
+        # The server reads the first call whole, then stops reading; the second fills the pipe.
+        for blob in ("first", BLOB * 4):
+            with pytest.raises(CallTimedOut):
+                troupe.call("mcp__stuck__upload", {"blob": blob}, timeout=0.5)
+        started = time.monotonic()
+        with pytest.raises(OutboundFull, match="not reading its input"):
+            troupe.call("mcp__stuck__upload", {"blob": "small"}, timeout=5.0)
+        assert time.monotonic() - started < 1.0
+        assert troupe.call("mcp__bystander__echo", {"text": "fine"}).text == "fine"

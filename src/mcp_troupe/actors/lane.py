@@ -302,7 +302,7 @@ class CallLane:
         loop: IoLoop,
         send: Send,
         is_http: bool = False,
-        retract: Callable[[RequestId], bool] | None = None,
+        retract: Callable[[RequestId, bool], bool] | None = None,
     ) -> None:
         self.server = server
         self.incarnation = incarnation
@@ -601,8 +601,8 @@ class CallLane:
             )
         return request_id is not None and self.cancel(request_id, reason)  # type: ignore[arg-type]
 
-    def _retracted(self, request_id: RequestId) -> bool:
-        return self._retract is not None and self._retract(request_id)
+    def _retracted(self, request_id: RequestId, timed_out: bool = False) -> bool:
+        return self._retract is not None and self._retract(request_id, timed_out)
 
     def _drop_held_locked(self, request_id: RequestId) -> bool:
         held = self._held
@@ -907,7 +907,7 @@ class CallLane:
             # spec: lifecycle, timeouts — send notifications/cancelled and stop waiting (never for
             # initialize, which MUST NOT be cancelled; never for a request that was never sent).
             frame = self.engine.cancel_frame(pending, f"timed out after {timeout:g} s")
-            if frame and not was_held and not self._retracted(pending.request_id):
+            if frame and not was_held and not self._retracted(pending.request_id, timed_out=True):
                 self._write(frame, Outgoing(proto.CANCELLED, cancels=pending.request_id))
             self._settle(
                 pending, error=CallTimedOut(self.server, pending.request_id, pending.method, timeout)

@@ -61,7 +61,8 @@ STDERR_TAIL_LINES = 40
 # requests are refused: a server that stops reading would otherwise make us keep every request.
 MAX_OUTBOUND_BYTES = 16 * 1024 * 1024
 # A server whose stdin has not taken our writes for this long (asyncio's buffer above its high-water mark
-# all the while) is stuck: new requests are refused at once instead of queued to time out.
+# all the while), or on which a request timed out while it was so, is stuck: new requests are refused at
+# once instead of queued to time out.
 STUCK_AFTER = 2.0
 STDERR_LINE_LIMIT = 1000
 
@@ -344,6 +345,9 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         self._queued_bytes = 0
         self._is_write_paused = False
         self._paused_at: float | None = None
+        # A request that timed out (or was cancelled) before a byte of it left our queue, during this pause:
+        # proof the server is not reading, without waiting out STUCK_AFTER.
+        self._is_starved = False
         # Our own duplicate of stdin's descriptor, for direct writes: closed only under the queue's lock, so
         # it can never be a number the loop has closed and the process reused meanwhile.
         self._direct_fd: int | None = None
@@ -446,7 +450,9 @@ class _StdioConnection(asyncio.SubprocessProtocol):
             elif request_id is not None:
                 waiting = self._queued_bytes + self._buffered()
                 paused_at = self._paused_at
-                is_stuck = paused_at is not None and time.monotonic() - paused_at >= STUCK_AFTER
+                is_stuck = paused_at is not None and (
+                    self._is_starved or time.monotonic() - paused_at >= STUCK_AFTER
+                )
                 if is_stuck or waiting + len(data) > MAX_OUTBOUND_BYTES:
                     raise OutboundFull(self.server, waiting)
             self._queued_bytes += len(data)
@@ -454,13 +460,16 @@ class _StdioConnection(asyncio.SubprocessProtocol):
         if must_schedule:
             self._out.schedule()
 
-    def retract(self, request_id: RequestId) -> bool:
+    def retract(self, request_id: RequestId, timed_out: bool = False) -> bool:
         """Drop ``request_id``'s frame if it was never written; True if it was dropped (from any thread).
 
         A timed-out or cancelled request that is still in our queue never reaches the server, and needs no
-        notifications/cancelled.
+        notifications/cancelled. A request that timed out while the pipe is full (``timed_out``, paused)
+        shows the server is not reading: new requests are refused from then on, until it reads again.
         """
         with self._out.lock:
+            if timed_out and self._is_write_paused:
+                self._is_starved = True
             for index, (data, queued_id) in enumerate(self._out.items):
                 if queued_id == request_id:
                     del self._out.items[index]
@@ -482,8 +491,10 @@ class _StdioConnection(asyncio.SubprocessProtocol):
 
     def resume_writing(self) -> None:
         """The server read enough: hand asyncio the frames queued meanwhile (the loop)."""
-        self._is_write_paused = False
-        self._paused_at = None
+        with self._out.lock:
+            self._is_write_paused = False
+            self._paused_at = None
+            self._is_starved = False
         self._flush()
 
     def _is_idle(self) -> bool:
