@@ -94,13 +94,15 @@ OPTIONAL_CLIENTS = ("troupe_httpx",)
 def connect_troupe_httpx(stack: AsyncExitStack, url: str) -> TroupeClient:
     """A troupe whose HTTP transport uses httpx (its fallback) instead of the lean client: the "before"."""
     import mcp_troupe.actors.http as transport
+    import mcp_troupe.actors.http_pool as pool
 
     original = transport.is_supported
-    transport.is_supported = lambda url, proxy: False  # read when the connection opens
+    # Read when the connection opens: by the transport (is TLS needed?) and by the client's choice.
+    transport.is_supported = pool.is_supported = lambda url, proxy: False
     try:
         client = TroupeClient.connect(stack, None, [url])
     finally:
-        transport.is_supported = original
+        transport.is_supported = pool.is_supported = original
     client.name = "troupe_httpx"
     return client
 
@@ -174,12 +176,12 @@ class IoLayerClient:
         import httpx
 
         from mcp_troupe.actors.h1 import Http1Client
-        from mcp_troupe.actors.http import _Lanes, shared_ssl_context
+        from mcp_troupe.actors.http_pool import Lanes, shared_ssl_context
 
         context = await asyncio.to_thread(shared_ssl_context)
         client: Any
         if name == "httpx":
-            client = httpx.AsyncClient(transport=_Lanes(context, None), timeout=httpx.Timeout(CALL_TIMEOUT))
+            client = httpx.AsyncClient(transport=Lanes(context, None), timeout=httpx.Timeout(CALL_TIMEOUT))
         else:
             client = Http1Client(url, ssl_context=context, connect_timeout=CALL_TIMEOUT, max_connections=128)
         stack.push_async_callback(client.aclose)

@@ -627,12 +627,12 @@ def test_the_request_target_and_host_come_from_the_url() -> None:
 
 
 def test_the_transport_uses_httpx_through_a_proxy_and_the_lean_client_otherwise() -> None:
-    from mcp_troupe.actors.http import _http_client
+    from mcp_troupe.actors.http_pool import http_client
 
     timeout = httpx.Timeout(5.0)
-    lean = _http_client("http://127.0.0.1:1/mcp", None, None, timeout)
+    lean = http_client("http://127.0.0.1:1/mcp", None, None, timeout)
     assert isinstance(lean, Http1Client)
-    proxied = _http_client(
+    proxied = http_client(
         "http://127.0.0.1:1/mcp", ssl.create_default_context(), "http://127.0.0.1:2", timeout
     )
     assert isinstance(proxied, httpx.AsyncClient)

@@ -1,0 +1,889 @@
+"""HttpConnection: the I/O-loop side of one Streamable HTTP connection (incarnation). Owns the HTTP client,
+the transport-level session id, the protocol-version header and the SSE state.
+
+Its actor, :class:`~mcp_troupe.actors.http.HttpTransport`, only keeps the lifecycle. The connection is
+also the session's :class:`~mcp_troupe.actors.session.Outbound`. One long-lived owner task per connection
+enters and leaves the HTTP client and the task group every exchange runs in, so no cancel scope or client
+is ever closed from a task other than the one that opened it (the anyio task-affinity trap, research/PEERS
+§2.6). The client is :class:`~mcp_troupe.actors.h1.Http1Client` (lean keep-alive HTTP/1.1,
+``docs/http.md``), or an ``httpx.AsyncClient`` when a proxy applies or the URL carries credentials
+(:func:`~mcp_troupe.actors.http_pool.http_client`).
+
+What goes over the wire (spec: 2025-03-26 and 2025-06-18 basic/transports, "Streamable HTTP"):
+
+- Every outgoing JSON-RPC message is its own POST, with ``Accept: application/json, text/event-stream``.
+  POSTs run concurrently, one task each; requests hold one of :data:`MAX_IN_FLIGHT` slots (the rest queue in
+  order), notifications and our responses do not, so a ``notifications/cancelled`` never waits behind the
+  calls it cancels. Frames sent after ``notifications/initialized`` wait until that POST was answered:
+  servers that check the lifecycle refuse requests that overtake it.
+- The answer is ``application/json`` (one message, or for 2025-03-26 a batch, split into frames), an
+  ``text/event-stream`` of messages (server requests and notifications may come before the response), or
+  ``202 Accepted`` for a notification or response we sent. Every message goes to the connection's lane (its
+  request engine) in arrival order.
+- ``Mcp-Session-Id`` is taken only from a successful ``initialize`` answer and sent on every later request;
+  ``MCP-Protocol-Version`` is sent after the handshake when the negotiated revision has that header
+  (2025-06-18). Neither goes on ``initialize`` itself.
+- A 4xx/5xx answer to a request fails that call (``lane.fail`` with an :class:`HttpError`, or the JSON-RPC
+  error its body carries, as modern servers send); it is never
+  retried here. A 404 to a request that carried a session id means the session is gone: the id is dropped
+  first, then ``SessionExpired`` is reported and the session re-initialises.
+- Authorization (``auth: oauth``): every request carries ``Authorization: Bearer <token>`` from the server's
+  :class:`TokenSource` (the OAuthFlow's loop side), awaited on the loop — never an actor hop per request.
+  A 401 renews the token (one renewal shared by every request that saw the same token fail) and retries the
+  request once; a 403 ``insufficient_scope`` steps up the scopes and retries, at most three times per
+  request. An :class:`~mcp_troupe.errors.AuthError` (``NeedsLogin`` above all) fails that request only.
+  Without OAuth, 401/403 fail the call through :meth:`HttpConnection._on_unauthorized`.
+- A network failure on a POST (refused, reset, unreadable) means the server is gone: ``TransportDown``.
+- A POST's SSE stream that breaks before its response is resumed with ``GET`` + ``Last-Event-ID`` when the
+  server gave event ids (after its ``retry`` delay); a disconnect is never a cancellation.
+- After ``notifications/initialized``, a ``GET`` stream listens for server-initiated messages (this is how
+  ``notifications/tools/list_changed`` arrives); 405 means the server offers none and it is not retried.
+- Closing sends ``DELETE`` with the session id (405 is fine), then closes the client.
+- A message larger than ``max_frame`` (a JSON body or one SSE event) fails the whole connection with
+  ``TransportDown``, as on stdio: the supervisor reconnects, and the reason names the limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import ssl
+from typing import Any, assert_never
+
+import anyio
+import httpx
+import pykka
+
+from mcp_troupe._version import __version__
+from mcp_troupe.actors.h1 import Answer, Http1Client
+from mcp_troupe.actors.http_listen import GetStream
+from mcp_troupe.actors.http_pool import http_client
+from mcp_troupe.actors.http_wire import (
+    ACCEPT_POST,
+    ACCEPT_SSE,
+    RESERVED_HEADERS,
+    RESERVED_WITH_OAUTH,
+    SESSION_HEADER,
+    VERSION_HEADER,
+    Challenge,
+    TokenSource,
+    answer_kind,
+    describe,
+    error_body,
+    error_excerpt,
+    excerpt_of,
+    is_session_id,
+    media_type,
+    method_of,
+    read_bounded,
+    split_batch,
+)
+from mcp_troupe.actors.lane import CallLane, Outgoing
+from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.session import Opened, OpenFailed, SessionExpired, TransportDown
+from mcp_troupe.actors.transport import WriteQueue
+from mcp_troupe.config import ServerConfig
+from mcp_troupe.errors import (
+    AuthError,
+    ConnectFailed,
+    ConnectionLost,
+    FrameTooLarge,
+    HttpError,
+    TroupeError,
+)
+from mcp_troupe.policy.redaction import Redactor
+from mcp_troupe.protocol import jsonrpc, modern
+from mcp_troupe.protocol import mcp as proto
+from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
+from mcp_troupe.protocol.oauth import parse_www_authenticate
+from mcp_troupe.protocol.sse import SseEvent, SseParser
+from mcp_troupe.protocol.versions import REVISIONS
+
+__all__ = ["MAX_IN_FLIGHT", "HttpConnection"]
+
+log = logging.getLogger("mcp_troupe.http")
+
+MAX_IN_FLIGHT = 64
+"""Requests one transport has on the wire at once; later ones queue in order."""
+# Resumptions of one POST's response stream in a row that bring no new event before we give up.
+MAX_RESUME_ATTEMPTS = 5
+# How long a POST's event stream is read on after its response, waiting for the server to end it.
+STREAM_LINGER = 1.0
+# DPoP nonce challenges (401 use_dpop_nonce) one POST answers by sending again before it counts as refused.
+MAX_NONCE_RETRIES = 2
+# DELETE on close: bounded by the close's grace period, within these limits.
+MIN_DELETE_TIMEOUT = 0.5
+MAX_DELETE_TIMEOUT = 5.0
+
+
+class _SetVersion:
+    __slots__ = ("version",)
+
+    def __init__(self, version: str) -> None:
+        self.version = version
+
+
+class HttpConnection:
+    """The loop side of one HTTP connection. Every method except the Outbound ones runs on the I/O loop."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        incarnation: int,
+        session: pykka.ActorRef[Any],
+        runtime: Runtime,
+        max_frame: int,
+        auth: TokenSource | None = None,
+    ) -> None:
+        assert config.url is not None
+        self.server = config.name
+        self.url = config.url
+        self.config = config
+        self.incarnation = incarnation
+        self.session = session
+        self.runtime = runtime
+        self.max_frame = max_frame
+        self.auth = auth
+
+        reserved = RESERVED_WITH_OAUTH if auth is not None else RESERVED_HEADERS
+        ignored = sorted(name for name in config.headers if name.lower() in reserved)
+        if ignored:
+            # Names only: the values may be secrets.
+            log.warning(
+                "server %s: headers %s are set by the transport; configured values ignored",
+                self.server,
+                ", ".join(ignored),
+            )
+        # Server-sent text becomes an error or a log line only through this (issue 15: echoed headers).
+        self.redactor = Redactor.for_connection(config.headers, config.env)
+        self._base_headers: dict[str, str] = {
+            "User-Agent": f"mcp-troupe/{__version__}",
+            **{name: value for name, value in config.headers.items() if name.lower() not in reserved},
+        }
+
+        # Transport-level state, written on the loop; `session_id` is read from the session's thread.
+        self._session_id: str | None = None
+        self._protocol_version: str | None = None
+        self._client: httpx.AsyncClient | Http1Client | None = None
+        self._task_group: anyio.abc.TaskGroup | None = None
+        self._slots: anyio.Semaphore | None = None
+        self._in_flight: dict[RequestId, anyio.CancelScope] = {}
+        self._out_ready: asyncio.Event | None = None
+        # Set while a `notifications/initialized` POST is out: later frames wait for it.
+        self._gate: asyncio.Event | None = None
+        self._get_stream = GetStream(self)
+
+        self._is_started = False
+        self._is_down = False
+        self._is_closing = False
+        self._close_requested = asyncio.Event()
+        self._run_done = asyncio.Event()
+        self._delete_timeout = MIN_DELETE_TIMEOUT
+
+        # Writes from the session thread are queued here and applied by one loop callback per burst.
+        self._out: WriteQueue[tuple[bytes, Outgoing] | _SetVersion] = WriteQueue(runtime.loop, self._flush)
+        # The connection's request engine: every request goes through it; answers read here go to it.
+        self.lane = CallLane(
+            server=self.server,
+            incarnation=incarnation,
+            session=session,
+            loop=runtime.loop,
+            send=self.send,
+            is_http=True,
+        )
+        self._is_modern = False
+
+    # ---- Outbound (called from the session's thread) ---------------------------------------------------
+
+    @property
+    def client(self) -> httpx.AsyncClient | Http1Client | None:
+        """The HTTP client while the connection runs (the GET stream's way out)."""
+        return self._client
+
+    def send(self, frame: bytes, outgoing: Outgoing, direct: bool = True) -> None:
+        """Queue ``frame`` (which is ``outgoing``) to be POSTed; safe to call from any thread."""
+        self._out.put((frame, outgoing))
+
+    def set_protocol_version(self, version: str) -> None:
+        """Send ``MCP-Protocol-Version`` on every frame queued after this (when the revision has it)."""
+        self._out.put(_SetVersion(version))
+
+    @property
+    def session_id(self) -> str | None:
+        """The ``Mcp-Session-Id`` the server issued on the last successful ``initialize``, if any."""
+        return self._session_id
+
+    def _flush(self) -> None:
+        # A plain loop callback, outside any task: anyio (cancel scopes, start_soon) needs a task to find its
+        # backend when sniffio is installed, so the pump task does the work; this only wakes it.
+        if self._out_ready is not None:
+            self._out_ready.set()
+
+    async def _pump(self) -> None:
+        """Turn queued writes into POSTs, in order, from task context."""
+        assert self._out_ready is not None
+        while True:
+            await self._out_ready.wait()
+            self._out_ready.clear()
+            self._drain()
+
+    def _drain(self) -> None:
+        with self._out.lock:
+            items = self._out.take_locked()
+        for item in items:
+            if isinstance(item, _SetVersion):
+                revision = REVISIONS.get(item.version)
+                # spec: 2025-06-18 transports, protocol version header — "the client MUST include the
+                # MCP-Protocol-Version: <protocol-version> HTTP header on all subsequent requests". 2025-03-26
+                # and 2024-11-05 have no such header.
+                has_header = revision is not None and revision.protocol_version_header
+                self._protocol_version = item.version if has_header else None
+                # spec: 2026-07-28 streamable-http — no sessions; the version goes on every request in the
+                # headers the lane derives from it (they match the request's _meta).
+                self._is_modern = revision is not None and revision.is_modern
+            else:
+                self._start_post(*item)
+
+    # ---- opening and closing (on the loop) ---------------------------------------------------------------
+
+    async def run(self, ssl_context: ssl.SSLContext | None, proxy: str | None) -> None:
+        """Own the client and every exchange until closed: the connection's one long-lived task."""
+        self._is_started = True
+        if self._is_closing:
+            self._run_done.set()
+            return
+        try:
+            timeout = httpx.Timeout(
+                connect=self.config.connect_timeout,
+                # None: an SSE stream may rightly stay silent for as long as the tool runs; the session's
+                # per-call deadlines govern, and a cancelled call's POST is cancelled here too.
+                read=None,
+                write=self.config.connect_timeout,
+                pool=self.config.connect_timeout,
+            )
+            client = http_client(self.url, ssl_context, proxy, timeout)
+        except (httpx.InvalidURL, ValueError, ImportError) as exc:  # a bad proxy URL; socks without socksio
+            self._is_down = True
+            self._run_done.set()
+            safe_tell(self.session, OpenFailed(self.incarnation, ConnectFailed(self.server, describe(exc))))
+            return
+        self._client = client
+        try:
+            try:
+                async with anyio.create_task_group() as task_group:
+                    self._task_group = task_group
+                    self._slots = anyio.Semaphore(MAX_IN_FLIGHT)
+                    self._out_ready = asyncio.Event()
+                    self._out_ready.set()  # anything queued before the pump existed goes out now
+                    task_group.start_soon(self._pump)
+                    # No network I/O is needed to "open": the first POST (initialize) connects.
+                    # connect_timeout, enforced by the supervisor, covers the TCP connect and the handshake.
+                    safe_tell(self.session, Opened(self.incarnation, self, self.lane))
+                    await self._close_requested.wait()
+                    task_group.cancel_scope.cancel()
+            except Exception as exc:
+                # A bug in one exchange ends them all (the task group): report the connection as failed so
+                # that no call waits for an answer that cannot come, and let the supervisor reconnect.
+                log.exception("server %s: the HTTP transport failed", self.server)
+                self.report_down(f"the HTTP transport failed: {exc!r}")
+            # Down (the task group was cancelled from inside) or closing: either way wait for the close,
+            # so that the DELETE below happens once, on the supervisor's terms.
+            await self._close_requested.wait()
+            await self._delete_session()
+        finally:
+            self._task_group = None
+            with anyio.CancelScope(shield=True):
+                await client.aclose()
+            self._client = None
+            self._run_done.set()
+
+    async def close(self, grace: float) -> None:
+        """Stop every exchange, DELETE the session (bounded by ``grace``), close the client."""
+        self._is_closing = True
+        self._delete_timeout = min(max(grace, MIN_DELETE_TIMEOUT), MAX_DELETE_TIMEOUT)
+        if not self._is_started:
+            return
+        self._close_requested.set()
+        with anyio.move_on_after(self._delete_timeout + 5.0):
+            await self._run_done.wait()
+
+    def abort(self) -> None:
+        """Close at once, without waiting for anything (the actor stopped without a graceful close)."""
+        self._is_closing = True
+        self._delete_timeout = MIN_DELETE_TIMEOUT
+        self._close_requested.set()
+
+    async def _delete_session(self) -> None:
+        session_id = self._session_id
+        client = self._client
+        if session_id is None or client is None:
+            return
+        # spec: 2025-06-18 transports, session management — "Clients that no longer need a particular session
+        # SHOULD send an HTTP DELETE to the MCP endpoint with the Mcp-Session-Id header"; the server MAY
+        # answer 405. Whatever happens, closing goes on.
+        try:
+            with anyio.fail_after(self._delete_timeout):
+                token = await self.token_or_none()
+                headers = self.headers(ACCEPT_POST, with_session=True, token=token, method="DELETE")
+                response = await client.delete(self.url, headers=headers)
+        except (httpx.HTTPError, TimeoutError) as exc:
+            log.debug(
+                "server %s: DELETE of the session failed: %s",
+                self.server,
+                self.redactor.redact(describe(exc)),
+            )
+            return
+        if response.status_code >= 400 and response.status_code not in (404, 405):
+            log.info("server %s: DELETE of the session answered HTTP %d", self.server, response.status_code)
+
+    # ---- reports -----------------------------------------------------------------------------------------
+
+    def _tell(self, message: object) -> None:
+        if not self._is_closing and not self._is_down:
+            safe_tell(self.session, message)
+
+    def deliver(self, frames: list[bytes]) -> None:
+        if frames and not self._is_closing and not self._is_down:
+            self.lane.receive(frames)
+
+    def report_down(self, reason: str) -> None:
+        if self._is_down or self._is_closing:
+            return
+        reason = self.redactor.redact(reason)
+        log.info("server %s (incarnation %d): transport down: %s", self.server, self.incarnation, reason)
+        # Callers fail now, before anyone hears of it (DESIGN rule 4): the lane knows the connection ended.
+        self.lane.close(ConnectionLost(self.server, reason))
+        safe_tell(self.session, TransportDown(self.incarnation, reason))
+        self._is_down = True
+        # Stop every exchange now; the client itself is closed when the supervisor closes us.
+        if self._task_group is not None:
+            self._task_group.cancel_scope.cancel()
+
+    def _fail_request(self, request: Request, error: TroupeError) -> None:
+        if not self._is_closing:
+            self.lane.fail(request.id, error)
+
+    # ---- POST -------------------------------------------------------------------------------------------
+
+    def headers(
+        self, accept: str, *, with_session: bool, token: str | None = None, method: str = "POST"
+    ) -> dict[str, str]:
+        headers = dict(self._base_headers)
+        headers["Accept"] = accept
+        if token is not None and self.auth is not None:
+            # RFC 6750 §2.1: the header, never the query string (which servers and proxies log). A DPoP-bound
+            # token also needs a proof of this method and URL (RFC 9449 §7.1): the token source builds both.
+            headers.update(self.auth.authorization(token, method, self.url))
+        if with_session and not self._is_modern:
+            if self._session_id is not None:
+                headers[SESSION_HEADER] = self._session_id
+            if self._protocol_version is not None:
+                headers[VERSION_HEADER] = self._protocol_version
+        # Whatever credential goes out (a bearer or DPoP token that OAuth renewed) is redacted from answers.
+        self.redactor.add_headers(headers)
+        return headers
+
+    def _start_post(self, frame: bytes, outgoing: Outgoing) -> None:
+        task_group = self._task_group
+        if task_group is None or self._is_down or self._is_closing:
+            return
+        # What the frame is comes with it: our own frames are never decoded again here.
+        message: jsonrpc.Message
+        if outgoing.request_id is not None:
+            message = Request(outgoing.request_id, outgoing.method)
+        elif outgoing.is_response:
+            message = Response(0, {})
+        else:
+            message = Notification(outgoing.method)
+        scope = anyio.CancelScope()
+        gate = self._gate
+        own_gate: asyncio.Event | None = None
+        match message:
+            case Request(id=request_id):
+                self._in_flight[request_id] = scope
+            case Notification(method=proto.INITIALIZED):
+                own_gate = self._gate = asyncio.Event()
+            case Notification(method=proto.CANCELLED):
+                # We gave up on that call; its POST (or its stream) is of no use now.
+                cancelled = self._in_flight.get(outgoing.cancels) if outgoing.cancels is not None else None
+                if cancelled is not None:
+                    cancelled.cancel()
+                if self._is_modern:
+                    # spec: 2026-07-28 streamable-http — closing the response stream IS the cancellation;
+                    # no notifications/cancelled is sent over HTTP.
+                    return
+                # spec: 2025-06-18 transports — disconnecting is not cancelling, hence the notification.
+            case Notification() | Response() | ErrorResponse():
+                pass
+            case _:
+                assert_never(message)
+        task_group.start_soon(self._post, frame, message, scope, gate, own_gate, outgoing)
+
+    async def _post(
+        self,
+        frame: bytes,
+        message: jsonrpc.Message,
+        scope: anyio.CancelScope,
+        gate: asyncio.Event | None,
+        own_gate: asyncio.Event | None,
+        outgoing: Outgoing,
+    ) -> None:
+        is_acknowledged = False
+        try:
+            with scope:
+                if gate is not None and not gate.is_set():
+                    await gate.wait()
+                if isinstance(message, Request):
+                    assert self._slots is not None
+                    async with self._slots:
+                        await self._exchange(frame, message, outgoing)
+                else:
+                    is_acknowledged = await self._exchange(frame, message, outgoing)
+        finally:
+            if isinstance(message, Request) and self._in_flight.get(message.id) is scope:
+                del self._in_flight[message.id]
+            if own_gate is not None:
+                own_gate.set()
+                if self._gate is own_gate:
+                    self._gate = None
+                if (
+                    is_acknowledged
+                    and self._task_group is not None
+                    and not (self._is_down or self._is_closing)
+                ):
+                    self._get_stream.start(self._task_group)
+
+    async def _exchange(self, frame: bytes, message: jsonrpc.Message, outgoing: Outgoing) -> bool:
+        """POST one frame and handle the answer; return whether it was accepted (2xx).
+
+        With OAuth, a 401 renews the token and POSTs again once; a 403 ``insufficient_scope`` steps up and
+        POSTs again — the token source counts the step-ups and ends them after three
+        (:data:`mcp_troupe.protocol.oauth.MAX_STEP_UP_ATTEMPTS`) with ``InsufficientScope``.
+        """
+        request = message if isinstance(message, Request) else None
+        is_renewed = False
+        step_ups = 0
+        nonce_retries = 0
+        while True:
+            try:
+                token = await self._token()
+            except AuthError as exc:
+                self._on_auth_failed(message, request, exc)
+                return False
+            outcome = await self._post_once(frame, message, request, token, outgoing)
+            if not isinstance(outcome, Challenge):
+                return outcome
+            assert self.auth is not None
+            if (
+                outcome.status == 401
+                and nonce_retries < MAX_NONCE_RETRIES
+                and self.auth.on_nonce_challenge(outcome.www_authenticate, outcome.dpop_nonce)
+            ):
+                nonce_retries += 1  # RFC 9449 §9: the same token again, with the server's new nonce
+                continue
+            try:
+                if outcome.status == 401:
+                    if is_renewed:
+                        # A token fresh from the authorization server refused too: asking again cannot help.
+                        reason = "the server refused a renewed access token"
+                        self._on_auth_failed(message, request, None, (401, outcome.excerpt, reason))
+                        return False
+                    is_renewed = True
+                    await self.auth.on_unauthorized(token, outcome.www_authenticate, self._protocol_version)
+                else:
+                    await self.auth.on_insufficient_scope(
+                        token, outcome.www_authenticate, step_ups, self._protocol_version
+                    )
+                    step_ups += 1
+            except AuthError as exc:
+                self._on_auth_failed(message, request, exc)
+                return False
+
+    async def _token(self) -> str | None:
+        return await self.auth.token() if self.auth is not None else None
+
+    async def token_or_none(self) -> str | None:
+        """The token for a GET stream, a resumption or the DELETE: without one they go out bare, and the
+        POSTs, which report to a caller, find out what is wrong."""
+        try:
+            return await self._token()
+        except AuthError as exc:
+            log.debug("server %s: no token for a side request: %s", self.server, exc)
+            return None
+
+    def _on_auth_failed(
+        self,
+        message: jsonrpc.Message,
+        request: Request | None,
+        error: AuthError | None,
+        http_reason: tuple[int, str, str] | None = None,
+    ) -> None:
+        if request is None:
+            # A notification: nobody waits for it. The next request meets the same problem and reports it.
+            why = self.redactor.redact(str(error or http_reason))
+            log.warning("server %s: %s not sent: %s", self.server, method_of(message), why)
+            return
+        if error is not None:
+            log.info(
+                "server %s: %s failed: %s", self.server, request.method, self.redactor.redact(str(error))
+            )
+            self._fail_request(request, error)
+        else:
+            assert http_reason is not None
+            status, excerpt, reason = http_reason
+            self._fail_request(request, self._http_error(status, request, excerpt, reason))
+
+    async def _post_once(
+        self,
+        frame: bytes,
+        message: jsonrpc.Message,
+        request: Request | None,
+        token: str | None,
+        outgoing: Outgoing,
+    ) -> bool | Challenge:
+        client = self._client
+        assert client is not None
+        is_initialize = request is not None and request.method == proto.INITIALIZE
+        # spec: 2025-06-18 transports — a new session starts with an InitializeRequest *without* a session id;
+        # the protocol-version header belongs to requests after the handshake.
+        headers = self.headers(ACCEPT_POST, with_session=not is_initialize, token=token)
+        headers["Content-Type"] = "application/json"
+        if outgoing.headers:
+            headers.update(outgoing.headers)
+        sent_session_id = headers.get(SESSION_HEADER)
+        try:
+            async with client.stream("POST", self.url, content=frame, headers=headers) as response:
+                challenge = await self._challenge_of(response)
+                if challenge is not None:
+                    return challenge
+                return await self._on_post_answer(
+                    response, frame, outgoing, message, request, sent_session_id
+                )
+        except httpx.PoolTimeout:
+            if request is not None:
+                self._fail_request(request, ConnectionLost(self.server, "no free HTTP connection in time"))
+            return False
+        except httpx.HTTPError as exc:
+            if outgoing.method == modern.SUBSCRIPTIONS_LISTEN and request is not None:
+                # Like the legacy GET stream, the long-lived listen stream only waits: the calls find out
+                # whether the server is really gone; the session opens it again with backoff.
+                self._fail_request(
+                    request, ConnectionLost(self.server, f"the listen stream failed: {describe(exc)}")
+                )
+                return False
+            # Refused, reset, unreadable: the server is gone (the supervisor reconnects with backoff).
+            self.report_down(f"POST {method_of(message)} failed: {describe(exc)}")
+            return False
+        except FrameTooLarge as exc:
+            # One answer too large to hold: fail the connection, as stdio does (the reason says which limit).
+            self.report_down(
+                f"an answer to {method_of(message)} exceeded max_frame_bytes ({exc.limit} bytes)"
+            )
+            return False
+
+    async def _on_post_answer(
+        self,
+        response: Answer,
+        frame: bytes,
+        outgoing: Outgoing,
+        message: jsonrpc.Message,
+        request: Request | None,
+        sent_session_id: str | None,
+    ) -> bool:
+        status = response.status_code
+        if status >= 300:
+            await self._on_post_error(response, frame, outgoing, message, request, sent_session_id)
+            return False
+        content_type = media_type(response)
+        if request is None:
+            # spec: 2025-06-18 transports — a notification or response we sent is answered 202 Accepted with
+            # no body. Read whatever came anyway, to keep the connection reusable.
+            if content_type == "text/event-stream":
+                await self._read_stream(response, frame, None, outgoing)
+            else:
+                await response.aread()
+            return True
+        if content_type == "application/json":
+            body = await read_bounded(response, self.max_frame)
+            if body is None:
+                raise FrameTooLarge(self.max_frame)
+            frames = split_batch(body) if body.strip() else []
+            if not frames:
+                self._fail_request(request, self._no_answer(status, request))
+                return True
+            if request.method == proto.INITIALIZE:
+                self._adopt_session(response, frames, request)
+            self.deliver(frames)
+        elif content_type == "text/event-stream":
+            await self._read_stream(response, frame, request, outgoing)
+        elif status == 202 or not response.headers.get("content-type"):
+            await response.aread()
+            self._fail_request(request, self._no_answer(status, request))
+        else:
+            excerpt = await error_excerpt(response, self.redactor)
+            reason = f"unexpected Content-Type {content_type!r}"
+            self._fail_request(request, self._http_error(status, request, excerpt, reason))
+        return True
+
+    def _http_error(self, status: int, request: Request, excerpt: str = "", reason: str = "") -> HttpError:
+        # Redacted before the excerpt is cut: a secret split by the cut would no longer be recognised.
+        excerpt, reason = self.redactor.redact(excerpt), self.redactor.redact(reason)
+        return HttpError(
+            self.server, status, excerpt, request_id=request.id, method=request.method, reason=reason
+        )
+
+    def _no_answer(self, status: int, request: Request) -> HttpError:
+        # spec: 2025-06-18 transports — a POST holding a request MUST be answered with JSON or an SSE
+        # stream. Failing at once beats waiting out the call's deadline.
+        return self._http_error(status, request, reason="the server answered the request without a response")
+
+    async def _on_post_error(
+        self,
+        response: Answer,
+        frame: bytes,
+        outgoing: Outgoing,
+        message: jsonrpc.Message,
+        request: Request | None,
+        sent_session_id: str | None,
+    ) -> None:
+        status = response.status_code
+        if status == 404 and sent_session_id is not None:
+            await response.aclose()
+            if request is None:
+                # The next request meets the same 404 and reports it; a notification alone must not start
+                # a new session (a server answering 404 to everything would make that a loop).
+                method = method_of(message)
+                log.info("server %s: HTTP 404 on %s; the session may have expired", self.server, method)
+                return
+            self._on_session_expired(frame, outgoing, sent_session_id)
+            return
+        if status in (401, 403):
+            await self._on_unauthorized(response, request)
+            return
+        body = await error_body(response)
+        if request is not None and status < 500 and self._deliver_error_body(body, request):
+            # spec: 2026-07-28 streamable-http — a modern server's refusals (400 -32022/-32021/-32020, 404
+            # -32601) carry a JSON-RPC error: the body, not the status, says what happened (and tells a
+            # modern server apart from a legacy one during the probe).
+            return
+        excerpt = excerpt_of(body, self.redactor)
+        if request is not None:
+            self._fail_request(request, self._http_error(status, request, excerpt))
+        else:
+            excerpt = self.redactor.redact(excerpt)
+            log.warning("server %s: HTTP %d on %s: %s", self.server, status, method_of(message), excerpt)
+
+    def _deliver_error_body(self, body: bytes, request: Request) -> bool:
+        """Deliver the JSON-RPC error body of an error status as the answer to ``request`` (False: none)."""
+        try:
+            obj = json.loads(body) if body.strip() else None
+        except (ValueError, RecursionError):
+            return False
+        if not isinstance(obj, dict) or obj.get("jsonrpc") != "2.0":
+            return False
+        error = obj.get("error")
+        if not isinstance(error, dict) or type(error.get("code")) is not int:
+            return False
+        # A refusal the server could not tie to our request (id null or absent) still answers it: it is the
+        # only request this POST carried.
+        answered = obj.get("id")
+        if answered is not None and answered != request.id:
+            return False
+        message = error.get("message")
+        # What a server says back may echo our headers: our secrets never reach a caller through it.
+        text = self.redactor.redact(message) if isinstance(message, str) else ""
+        refusal = ErrorObject(error["code"], text, error.get("data"))
+        self.deliver([jsonrpc.encode(ErrorResponse(request.id, refusal))])
+        return True
+
+    async def _challenge_of(self, response: Answer) -> Challenge | None:
+        """With OAuth: the 401, or the 403 ``insufficient_scope``, that a new token may answer."""
+        if self.auth is None or response.status_code not in (401, 403):
+            return None
+        www_authenticate: str | None = response.headers.get("www-authenticate")
+        # RFC 6750 §3.1: insufficient_scope is the one 403 a token with more scopes can fix.
+        if (
+            response.status_code == 403
+            and parse_www_authenticate(www_authenticate).get("error") != "insufficient_scope"
+        ):
+            return None
+        excerpt = await error_excerpt(response, self.redactor)
+        return Challenge(response.status_code, www_authenticate, excerpt, response.headers.get("dpop-nonce"))
+
+    async def _on_unauthorized(self, response: Answer, request: Request | None) -> None:
+        """401/403 that no token can answer: without OAuth, or a 403 other than ``insufficient_scope``."""
+        excerpt = await error_excerpt(response, self.redactor)
+        if request is None:
+            log.warning("server %s: HTTP %d (authorization required)", self.server, response.status_code)
+            return
+        if self.auth is None:
+            reason = "authorization required (configure auth: oauth for this server)"
+        else:
+            reason = "the server refused the request (forbidden)"
+        self._fail_request(request, self._http_error(response.status_code, request, excerpt, reason))
+
+    def _on_session_expired(self, frame: bytes, outgoing: Outgoing, sent_session_id: str) -> None:
+        # spec: 2025-06-18 transports, session management — "When a client receives HTTP 404 in response to a
+        # request containing an Mcp-Session-Id, it MUST start a new session by sending a new
+        # InitializeRequest without a session ID attached." The id is dropped before the session hears of
+        # it, so its new initialize goes out without one. A 404 for an id we already replaced (a concurrent
+        # request of the old session) leaves the new id alone; the session starts one re-initialisation.
+        if self._session_id == sent_session_id:
+            log.info("server %s: HTTP session expired (404); dropping it", self.server)
+            self._session_id = None
+            self._get_stream.on_new_session()
+        self._tell(SessionExpired(self.incarnation, [(frame, outgoing)]))
+
+    def _start_listening(self) -> None:
+        task_group = self._task_group
+        if task_group is not None and not self._is_down and not self._is_closing:
+            self._get_stream.start(task_group)
+
+    def _adopt_session(self, response: Answer, frames: list[bytes], request: Request) -> None:
+        """Take ``Mcp-Session-Id`` from a *successful* initialize answer, before the session sees it."""
+        if not any(answer_kind(frame, request.id) == "result" for frame in frames):
+            return
+        value = response.headers.get(SESSION_HEADER)
+        if value is None:
+            self._session_id = None
+        elif is_session_id(value):
+            self._session_id = value
+        else:
+            log.warning("server %s: ignored a session id with characters outside 0x21-0x7E", self.server)
+
+    # ---- SSE ---------------------------------------------------------------------------------------------
+
+    def frames_of(self, events: list[SseEvent]) -> list[bytes]:
+        frames: list[bytes] = []
+        for event in events:
+            # Events of other types, and empty ones (2025-11-25 "priming" events carry only an id), hold no
+            # message.
+            if event.event == "message" and event.data.strip():
+                frames.extend(split_batch(event.data.encode("utf-8")))
+        return frames
+
+    def _deliver_answer(self, events: list[SseEvent], request: Request | None, response: Answer) -> bool:
+        """Deliver the messages of ``events``; return whether ``request``'s response was among them."""
+        frames = self.frames_of(events)
+        is_answered = False
+        if request is not None:
+            for frame in frames:
+                kind = answer_kind(frame, request.id)
+                if kind is not None:
+                    is_answered = True
+                    if request.method == proto.INITIALIZE and kind == "result":
+                        self._adopt_session(response, [frame], request)
+                    break
+        self.deliver(frames)
+        return is_answered
+
+    async def _read_stream(
+        self, response: Answer, frame: bytes, request: Request | None, outgoing: Outgoing
+    ) -> None:
+        """Read a POST's SSE answer until the response to ``request`` arrived; resume it if it breaks."""
+        parser = SseParser(self.max_frame)
+        broken: httpx.HTTPError | None = None
+        chunks = response.aiter_bytes()
+        try:
+            async for chunk in chunks:
+                if self._deliver_answer(parser.feed(chunk), request, response):
+                    # The response is in, and the server SHOULD close the stream now (spec: 2025-06-18).
+                    # Read on briefly so that the connection goes back to the pool; a server that keeps the
+                    # stream open is left behind, so that it holds no slot.
+                    with anyio.move_on_after(STREAM_LINGER):
+                        async for chunk in chunks:
+                            self.deliver(self.frames_of(parser.feed(chunk)))
+                    return
+        except httpx.HTTPError as exc:
+            broken = exc
+        if request is None:
+            return
+        if self._is_modern and outgoing.method == modern.SUBSCRIPTIONS_LISTEN:
+            # The listen stream ended without its response (a deploy, a proxy's idle timeout): the session
+            # opens it again, with backoff, and lists again whatever may have changed meanwhile.
+            self._fail_request(request, ConnectionLost(self.server, "the listen stream ended"))
+            return
+        if self._is_modern:
+            # spec: 2026-07-28 — no resumability: a broken stream loses the request, and the client MUST
+            # re-issue it as a new request with a new id (only a request that is safe to repeat).
+            reason = "the stream broke off" if broken is not None else "the server ended the stream early"
+            error = ConnectionLost(
+                self.server, f"{reason} before the answer to {request.method} (JSON-RPC id {request.id!r})"
+            )
+            self.lane.reissue(request.id, error)
+            return
+        if parser.last_event_id is not None:
+            await self._resume(frame, outgoing, request, parser.last_event_id, parser.retry)
+        elif broken is not None:
+            self.report_down(f"the answer to {request.method} broke off: {describe(broken)}")
+        else:
+            reason = (
+                f"the server ended the stream of {request.method} (JSON-RPC id {request.id!r}) before its "
+                "response, and gave no event id to resume from"
+            )
+            self._fail_request(request, ConnectionLost(self.server, reason))
+
+    async def _resume(
+        self, frame: bytes, outgoing: Outgoing, request: Request, last_event_id: str, retry: int | None
+    ) -> None:
+        """Pick up a POST's broken SSE stream with GET + ``Last-Event-ID`` until the response arrives.
+
+        spec: 2025-06-18 transports, resumability — "the client SHOULD issue an HTTP GET to the MCP endpoint
+        … and include the Last-Event-ID header"; the server replays what followed on *that* stream.
+        Disconnection "SHOULD NOT be interpreted as the client cancelling its request".
+        """
+        client = self._client
+        assert client is not None
+        attempts = 0
+        while attempts < MAX_RESUME_ATTEMPTS:
+            attempts += 1
+            # spec: 2025-11-25 transports — the client MUST respect `retry` before reconnecting.
+            if retry:
+                await anyio.sleep(retry / 1000)
+            token = await self.token_or_none()
+            headers = self.headers(ACCEPT_SSE, with_session=True, token=token, method="GET")
+            headers["Last-Event-ID"] = last_event_id
+            sent_session_id = headers.get(SESSION_HEADER)
+            log.debug(
+                "server %s: resuming the stream of id %r after event %r",
+                self.server,
+                request.id,
+                last_event_id,
+            )
+            parser = SseParser(self.max_frame)
+            try:
+                async with client.stream("GET", self.url, headers=headers) as response:
+                    status = response.status_code
+                    if status == 404 and sent_session_id is not None:
+                        await response.aclose()
+                        self._on_session_expired(frame, outgoing, sent_session_id)
+                        return
+                    if status >= 300 or media_type(response) != "text/event-stream":
+                        excerpt = await error_excerpt(response, self.redactor)
+                        reason = "the response stream broke and the server would not resume it"
+                        self._fail_request(request, self._http_error(status, request, excerpt, reason))
+                        return
+                    try:
+                        async for chunk in response.aiter_bytes():
+                            if self._deliver_answer(parser.feed(chunk), request, response):
+                                return
+                    except httpx.HTTPError as exc:
+                        log.debug(
+                            "server %s: resumed stream broke: %s",
+                            self.server,
+                            self.redactor.redact(describe(exc)),
+                        )
+            except httpx.HTTPError as exc:
+                self.report_down(f"resuming the answer to {request.method} failed: {describe(exc)}")
+                return
+            if parser.last_event_id is not None and parser.last_event_id != last_event_id:
+                last_event_id = parser.last_event_id
+                attempts = 0  # progress: the server is still sending on this stream
+            if parser.retry is not None:
+                retry = parser.retry
+        reason = (
+            f"the stream of {request.method} (JSON-RPC id {request.id!r}) broke and "
+            f"{MAX_RESUME_ATTEMPTS} resumptions brought nothing"
+        )
+        self._fail_request(request, ConnectionLost(self.server, reason))
