@@ -32,6 +32,7 @@ from mcp_troupe import (
     ConnectionLost,
     HttpError,
     ReconnectPolicy,
+    RemoteError,
     ServerConfig,
     ServerState,
     Troupe,
@@ -489,6 +490,29 @@ def test_a_500_fails_that_call_with_the_status_and_an_excerpt_and_the_next_call_
         # Never retried behind the caller's back, and the connection is fine.
         assert len(server.requests("POST", "tools/call")) == 1
         assert troupe.call("mcp__edge__flaky", {}).text == "fine now"
+        assert status_of(troupe).incarnation == 1
+
+
+def test_a_json_rpc_error_body_of_a_400_answers_the_call_whatever_id_it_names() -> None:
+    # A POST carries one message: a server that refuses it before reading it cannot name it. The 1.x Python
+    # SDK says id "server-error" (how a legacy server refuses a modern request), others null or nothing.
+    ids = iter(["server-error", None, "absent"])
+
+    async def refused(fake: FakeMcp, seen: Seen, exchange: Exchange, message: dict[str, Any]) -> None:
+        named = next(ids)
+        body: dict[str, Any] = {"jsonrpc": "2.0", "error": {"code": -32600, "message": f"refused {named}"}}
+        if named != "absent":
+            body["id"] = named
+        await exchange.reply(400, json.dumps(body).encode(), content_type="application/json")
+
+    fake = FakeMcp(tools={"refused": refused})
+    with scripted(fake) as server, http_troupe(server.url) as troupe:
+        ready(troupe)
+        for named in ("server-error", "None", "absent"):
+            with pytest.raises(RemoteError) as caught:
+                troupe.call("mcp__edge__refused", {})
+            assert (caught.value.code, caught.value.remote_message) == (-32600, f"refused {named}")
+        assert len(server.requests("POST", "tools/call")) == 3
         assert status_of(troupe).incarnation == 1
 
 

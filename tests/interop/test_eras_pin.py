@@ -172,15 +172,7 @@ def test_a_legacy_server_that_never_answers_the_probe_is_reached_after_a_short_t
     ("before", "after"),
     [
         ("legacy", "modern"),
-        pytest.param(
-            "modern",
-            "legacy",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="not yet: a legacy-only server answers a modern request with a bare HTTP 400, which "
-                "the client does not read as the era having changed (the upgrade case is handled)",
-            ),
-        ),
+        ("modern", "legacy"),
     ],
     ids=["upgraded-to-modern-only", "downgraded-to-legacy-only"],
 )

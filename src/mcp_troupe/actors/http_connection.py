@@ -685,11 +685,17 @@ class HttpConnection:
         error = obj.get("error")
         if not isinstance(error, dict) or type(error.get("code")) is not int:
             return False
-        # A refusal the server could not tie to our request (id null or absent) still answers it: it is the
-        # only request this POST carried.
+        # The error answers our request whatever id it carries: a POST carries one message, and servers that
+        # refuse it before reading it cannot name it (id null or absent, or the 1.x Python SDK's
+        # "server-error", which is how a legacy server refuses a modern request: issue 13's re-probe).
         answered = obj.get("id")
         if answered is not None and answered != request.id:
-            return False
+            log.debug(
+                "server %s: HTTP error body with id %r taken as the answer to id %r",
+                self.server,
+                answered,
+                request.id,
+            )
         message = error.get("message")
         # What a server says back may echo our headers: our secrets never reach a caller through it.
         text = self.redactor.redact(message) if isinstance(message, str) else ""
