@@ -482,8 +482,9 @@ class Troupe:
     ) -> Subscription:
         """Call ``callback(uri)`` whenever the server says the resource ``uri`` changed.
 
-        Legacy era: ``resources/subscribe``, sent again after every reconnect; the callback runs like any
-        handler (sync in a worker thread, async on the loop). ``server`` may be left out when only one is
+        Legacy era: ``resources/subscribe``; 2026-07-28: the URI joins the ``subscriptions/listen`` filter
+        (``resourceSubscriptions``). Made again after every reconnect; the callback runs like any handler
+        (sync in a worker thread, async on the loop). ``server`` may be left out when only one is
         configured. When the server is connected its answer is awaited (a refusal raises ``RemoteError``);
         otherwise the subscription is sent when it connects. ``.cancel()`` unsubscribes.
         """

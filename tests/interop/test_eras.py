@@ -324,6 +324,35 @@ def test_a_tool_added_on_the_server_appears_and_can_be_called(peer: Peer, peer_t
     assert status_of(peer_troupe).incarnation == status.incarnation  # refreshed in place, not by a reconnect
 
 
+def test_a_resource_subscription_rides_on_the_listen_filter_in_the_modern_era(
+    peer: Peer, peer_troupe: Troupe
+) -> None:
+    # spec: 2026-07-28 patterns/subscriptions — resources/subscribe is gone: the URIs go in the listen
+    # filter's resourceSubscriptions, and a change of them is a new listen.
+    status = assert_ready(peer_troupe)
+    if status.protocol_version != MODERN or not peer.serves_listen:
+        pytest.skip(f"{peer.id}: resource subscriptions over subscriptions/listen are a 2026-07-28 matter")
+    uri, other = "resource://eras/readme", "resource://eras/greeting/ann"
+    updates: list[str] = []
+    subscription = peer_troupe.subscribe(uri, updates.append, server=peer.id)
+    try:
+        peer_troupe.call(tool(peer, "touch"), {"uri": other})  # not subscribed: no callback
+        peer_troupe.call(tool(peer, "touch"), {"uri": uri})
+        assert wait_for(lambda: updates == [uri], REFRESH_TIMEOUT), updates
+    finally:
+        subscription.cancel()
+    # Unsubscribed: the new filter no longer names it (the acknowledgement of the new listen is awaited by
+    # the next subscribe, so a touch after it is certain to meet the new filter).
+    second = peer_troupe.subscribe(other, updates.append, server=peer.id)
+    try:
+        peer_troupe.call(tool(peer, "touch"), {"uri": uri})
+        peer_troupe.call(tool(peer, "touch"), {"uri": other})
+        assert wait_for(lambda: updates == [uri, other], REFRESH_TIMEOUT), updates
+    finally:
+        second.cancel()
+    assert status_of(peer_troupe).incarnation == status.incarnation
+
+
 # ---- elicitation (MRTR in 2026-07-28, elicitation/create before) -------------------------------------------
 
 

@@ -52,6 +52,7 @@ from mcp_troupe.actors.transport import Open
 from mcp_troupe.errors import (
     AuthError,
     CallCancelled,
+    CallError,
     ConnectFailed,
     ConnectionLost,
     MalformedMessage,
@@ -303,6 +304,12 @@ class _Subscription:
     is_unsupported: bool = False
     # Opened again after it ended: once the server acknowledges it, list again what may have changed.
     must_refresh: bool = False
+    # The resource URIs the host subscribed to (the filter's resourceSubscriptions), and the subscribe()
+    # calls waiting for the server's acknowledgement of a filter that names theirs.
+    resources: set[str] = field(default_factory=set)
+    awaiting: list[tuple[str, Future[Any]]] = field(default_factory=list)
+    # Which listen request is the current one: one replaced by a new filter ends without a relisten.
+    generation: int = 0
 
 
 class SessionActor(Supervised, pykka.ThreadingActor):
@@ -591,6 +598,8 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             lane.notify(proto.INITIALIZED, past_hold=True)
             if not renewing:
                 self._start_host_callbacks(settled.info)
+        elif not renewing:
+            self._attach_modern_subscriptions()
         if renewing:
             self._on_renewed()
             return
@@ -805,30 +814,85 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             wanted["promptsListChanged"] = True
         if info.lists_changes("resources"):
             wanted["resourcesListChanged"] = True
+        if subscription.resources:
+            # spec: 2026-07-28 patterns/subscriptions — replaces resources/subscribe.
+            wanted["resourceSubscriptions"] = sorted(subscription.resources)
         if not wanted:
             return
         subscription.wanted = wanted
+        subscription.generation += 1
+        generation = subscription.generation
         # spec: 2026-07-28 basic/patterns/subscriptions — a long-lived request; every notification on it
         # carries its id as `subscriptionId`. No deadline: it is meant to stay open.
         subscription.request_id = self._request(
             modern.SUBSCRIPTIONS_LISTEN,
             {"notifications": wanted},
-            self._on_listen_ended,
-            self._on_listen_failed,
+            lambda result: self._on_listen_ended(result, generation),
+            lambda error: self._on_listen_failed(error, generation),
             timeout=None,
         )
 
-    def _on_listen_ended(self, result: Mapping[str, Any]) -> None:
+    def _refilter(self) -> None:
+        """The host's resource subscriptions changed: listen with the new filter, then end the old stream
+        (in that order, so that no update falls between the two)."""
+        subscription = self._subscription
+        old, subscription.request_id = subscription.request_id, None
+        self._listen()
+        if old is not None and self._lane is not None:
+            self._lane.cancel(old, "the subscriptions changed")
+
+    def _on_resource_subscription(self, msg: CallRequest) -> None:
+        """``resources/subscribe`` / ``unsubscribe`` from the host, in the modern era: a new listen filter."""
+        uri = (msg.params or {}).get("uri")
+        subscription = self._subscription
+        if not isinstance(uri, str):
+            _fail(msg.reply_to, CallError(f"server {self.server!r}: {msg.method} needs a string uri"))
+            return
+        if subscription.is_unsupported:
+            reason = (
+                f"server {self.server!r} offers no subscriptions/listen: it cannot push updates of {uri!r}"
+            )
+            _fail(msg.reply_to, CallError(reason))
+            return
+        if msg.method == cb.RESOURCES_SUBSCRIBE:
+            subscription.resources.add(uri)
+            subscription.awaiting.append((uri, msg.reply_to))
+        else:
+            subscription.resources.discard(uri)
+            if not msg.reply_to.done():
+                msg.reply_to.set_result({})
+        self._refilter()
+
+    def _settle_awaiting(self, honoured: Mapping[str, Any] | None, error: TroupeError | None = None) -> None:
+        awaiting, self._subscription.awaiting = self._subscription.awaiting, []
+        taken = honoured.get("resourceSubscriptions") if honoured is not None else None
+        for uri, reply in awaiting:
+            if reply.done():
+                continue
+            if error is not None:
+                _fail(reply, error)
+            elif honoured is None or (isinstance(taken, list) and uri in taken):
+                reply.set_result({})
+            else:
+                # spec: the acknowledgement names the subset the server agreed to honour.
+                _fail(reply, CallError(f"server {self.server!r} did not take the subscription to {uri!r}"))
+
+    def _on_listen_ended(self, result: Mapping[str, Any], generation: int) -> None:
+        if generation != self._subscription.generation:
+            return  # replaced by a listen with a newer filter
         # A graceful close by the server: open it again (a change in between is caught by a fresh listing).
         self._subscription.request_id = None
         self._relisten(refresh=True)
 
-    def _on_listen_failed(self, error: TroupeError) -> None:
+    def _on_listen_failed(self, error: TroupeError, generation: int) -> None:
         subscription = self._subscription
+        if generation != subscription.generation:
+            return  # replaced by a listen with a newer filter (and cancelled by us)
         subscription.request_id = None
         if isinstance(error, RemoteError) and error.code == jsonrpc.METHOD_NOT_FOUND:
             log.info("server %s offers no subscriptions/listen; changes are not pushed", self.server)
             subscription.is_unsupported = True
+            self._settle_awaiting(None, CallError(f"server {self.server!r} offers no subscriptions/listen"))
             return
         log.info("server %s: subscriptions/listen ended: %s", self.server, error)
         self._relisten(refresh=True)
@@ -846,6 +910,10 @@ class SessionActor(Supervised, pykka.ThreadingActor):
 
     def _on_subscription_notification(self, message: Notification) -> bool:
         """Handle the listen stream's own notifications; True if ``message`` was one."""
+        named = modern.subscription_id_of(message.params)
+        if named is not None and named != self._subscription.request_id:
+            # A stream we replaced (its notifications are not asked for any more), or none of ours.
+            return message.method in (modern.SUBSCRIPTIONS_ACKNOWLEDGED, proto.CANCELLED)
         if message.method != modern.SUBSCRIPTIONS_ACKNOWLEDGED:
             if message.method == proto.CANCELLED:
                 params = message.params or {}
@@ -861,6 +929,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             self._subscription.must_refresh = False
             self._on_list_changed()
         honoured = (message.params or {}).get("notifications")
+        self._settle_awaiting(honoured if isinstance(honoured, Mapping) else None)
         if isinstance(honoured, Mapping) and dict(honoured) != self._subscription.wanted:
             log.info(
                 "server %s honours only %s of the subscriptions asked for (%s)",
@@ -888,6 +957,13 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         lane = self._lane
         if self._is_closed or not self._is_ready or lane is None:
             _fail(reply_to, ConnectionLost(self.server, "the session is not connected"))
+            return
+        if (
+            msg.method in (cb.RESOURCES_SUBSCRIBE, cb.RESOURCES_UNSUBSCRIBE)
+            and self._revision is not None
+            and self._revision.is_modern
+        ):
+            self._on_resource_subscription(msg)
             return
         timeout = msg.timeout if msg.timeout is not None else self.call_timeout
         owner = CallerOwner(reply_to, msg.context, msg.context is not None)
@@ -1096,16 +1172,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
 
             self._roots_notify = notify
             host.watch_roots(self.server, notify)
-        self_ref = self.actor_ref
-
-        def send(method: str, params: Mapping[str, Any]) -> Future[Any]:
-            future: Future[Any] = Future()
-            if not safe_tell(self_ref, CallRequest(method, params, future)):
-                _fail(future, ConnectionLost(self.server, "the session ended"))
-            return future
-
-        self._host_send = send
-        for uri in host.attach(self.server, send):
+        for uri in host.attach(self.server, self._host_sender()):
             # A reconnect is a new session: the server forgot our subscriptions with the old one.
             self._request(
                 cb.RESOURCES_SUBSCRIBE,
@@ -1115,7 +1182,27 @@ class SessionActor(Supervised, pykka.ThreadingActor):
                 timeout=self.handshake_timeout,
             )
 
+    def _host_sender(self) -> Callable[[str, Mapping[str, Any]], Future[Any]]:
+        """How the host sends a request on this session (subscriptions), from any thread."""
+        self_ref = self.actor_ref
+
+        def send(method: str, params: Mapping[str, Any]) -> Future[Any]:
+            future: Future[Any] = Future()
+            if not safe_tell(self_ref, CallRequest(method, params, future)):
+                _fail(future, ConnectionLost(self.server, "the session ended"))
+            return future
+
+        self._host_send = send
+        return send
+
+    def _attach_modern_subscriptions(self) -> None:
+        """Modern era: the host's resource subscriptions ride on the listen filter, which the first
+        ``subscriptions/listen`` carries (spec: 2026-07-28 — resources/subscribe is removed)."""
+        if self._host is not None:
+            self._subscription.resources = set(self._host.attach(self.server, self._host_sender()))
+
     def _end_host_callbacks(self) -> None:
+        self._settle_awaiting(None, ConnectionLost(self.server, "the session ended"))
         serving, self._serving = self._serving, {}
         for handle in serving.values():
             handle.cancel()

@@ -40,6 +40,8 @@ Every form serves the same catalog:
   ``confirmed <action>`` or ``not confirmed <action>``.
 - ``add_tool(name)``: registers a tool ``name`` (answering ``<name> ok``), then announces the change both
   ways: ``subscriptions/listen`` (2026-07-28) and ``notifications/tools/list_changed`` (legacy sessions).
+- ``touch(uri)``: announces that the resource ``uri`` changed, on the ``subscriptions/listen`` streams whose
+  filter names it (2026-07-28).
 - ``whoami()``: the protocol version the server used for this very request.
 - ``fail()``: a ``ToolError``, so a result with ``isError: true``.
 
@@ -172,6 +174,12 @@ def build_server(era: str) -> MCPServer:
         # A legacy session's standalone stream; dropped quietly on a modern connection (legacy-clients.md).
         await ctx.request_context.session.send_tool_list_changed()
         return f"added {name}"
+
+    @server.tool()
+    async def touch(uri: str, ctx: Context) -> str:
+        """Announce that the resource ``uri`` changed (to listen streams subscribed to it)."""
+        await ctx.notify_resource_updated(uri)
+        return f"touched {uri}"
 
     @server.tool()
     def whoami(ctx: Context) -> str:
