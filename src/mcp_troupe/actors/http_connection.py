@@ -772,17 +772,20 @@ class HttpConnection:
     def _deliver_answer(self, events: list[SseEvent], request: Request | None, response: Answer) -> bool:
         """Deliver the messages of ``events``; return whether ``request``'s response was among them."""
         frames = self.frames_of(events)
-        is_answered = False
-        if request is not None:
-            for frame in frames:
-                kind = answer_kind(frame, request.id)
-                if kind is not None:
-                    is_answered = True
-                    if request.method == proto.INITIALIZE and kind == "result":
-                        self._adopt_session(response, [frame], request)
-                    break
+        if request is None or not frames:
+            self.deliver(frames)
+            return False
+        if request.method == proto.INITIALIZE:
+            # The session id is taken from the answer before the session sees it: look at the frames first.
+            kinds = [answer_kind(frame, request.id) for frame in frames]
+            if "result" in kinds:
+                self._adopt_session(response, frames, request)
+            self.deliver(frames)
+            return any(kind is not None for kind in kinds)
         self.deliver(frames)
-        return is_answered
+        # The lane has read the frames (one parse each): the request is answered once it is no longer
+        # pending (its response or error, or input_required, retried under a new id), or its caller gave up.
+        return self.lane.pending_of(request.id) is None
 
     async def _read_stream(
         self, response: Answer, frame: bytes, request: Request | None, outgoing: Outgoing
