@@ -72,7 +72,6 @@ from mcp_troupe.errors import (
     NeedsLogin,
 )
 from mcp_troupe.protocol.oauth_discovery import (
-    challenge_scheme,
     discover,
     fetch_as_metadata,
     parse_www_authenticate,
@@ -164,7 +163,6 @@ __all__ = [
     "as_metadata_urls",
     "authorize",
     "canonical_resource",
-    "challenge_scheme",
     "check_iss",
     "client_credentials",
     "describe_url",

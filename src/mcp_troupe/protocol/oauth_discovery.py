@@ -39,7 +39,6 @@ from mcp_troupe.protocol.oauth_model import (
 )
 
 __all__ = [
-    "challenge_scheme",
     "discover",
     "fetch_as_metadata",
     "parse_www_authenticate",
@@ -104,14 +103,6 @@ def parse_www_authenticate(header: str | None) -> dict[str, str]:
             if scheme == wanted:
                 return params
     return {}
-
-
-def challenge_scheme(header: str | None) -> str | None:
-    """The first auth scheme a ``WWW-Authenticate`` value offers, lowercased (``bearer``, ``dpop``...)."""
-    if not header:
-        return None
-    match = _TOKEN.match(header.lstrip(" \t,"))
-    return match.group().lower() if match else None
 
 
 _LEGACY_VERSIONS: Final = frozenset({"2024-11-05", "2025-03-26"})
