@@ -13,6 +13,11 @@ file order, as one :class:`~mcp_troupe.errors.ConfigError`. It runs in passes:
 
 Only when no pass found a problem are the dataclasses returned.
 
+This module holds the dataclasses, the entry points and the building of pass 4; the rest lives in private
+modules beside it: key paths and the wording of problems in ``_config_paths``, passes 1 and 2 in
+``_config_yaml``, the key tables (the schema) of pass 3 in ``_config_schema``, and the single-value rules of
+pass 4 (``$VAR`` expansion, names, URLs, env and headers) in ``_config_values``.
+
 Secrets: values under ``env`` and ``headers`` are expanded from the environment and may hold tokens, so no
 error message, log line or repr ever shows them, expanded or not; messages name the key and the variable.
 """
@@ -20,26 +25,32 @@ error message, log line or repr ever shows them, expanded or not; messages name 
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import json
 import logging
 import math
 import os
-import re
 import types
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias
-from urllib.parse import urlsplit
 
-import yaml
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
-
+from mcp_troupe._config_paths import _describe, _KeyPath, _Problem, _raise_problems
+from mcp_troupe._config_schema import _LIMITS_SCHEMA, _SERVER_KEYS, _schema_problems, _strings
+from mcp_troupe._config_schema import OAUTH_GRANTS as OAUTH_GRANTS
+from mcp_troupe._config_schema import TOKEN_ENDPOINT_AUTH_METHODS as TOKEN_ENDPOINT_AUTH_METHODS
+from mcp_troupe._config_schema import OAuthGrant as OAuthGrant
+from mcp_troupe._config_values import (
+    _check_env,
+    _check_headers,
+    _expand,
+    _expanded,
+    _server_name_problem,
+    _url_problem,
+)
+from mcp_troupe._config_yaml import _load_yaml, _Normalizer
 from mcp_troupe.errors import ConfigError
 from mcp_troupe.policy.bounds import CatalogLimits
-from mcp_troupe.policy.names import SERVER_NAME_PATTERN, sanitize
+from mcp_troupe.policy.names import sanitize
 from mcp_troupe.protocol.handshake import PINS
 
 __all__ = [
@@ -97,16 +108,6 @@ class ReconnectPolicy:
     initial_delay: float = 1.0
     max_delay: float = 16.0
     max_attempts: int = 5
-
-
-OAuthGrant: TypeAlias = Literal["authorization_code", "client_credentials", "workload_identity", "enterprise"]
-OAUTH_GRANTS: Final[tuple[OAuthGrant, ...]] = (
-    "authorization_code",
-    "client_credentials",
-    "workload_identity",
-    "enterprise",
-)
-TOKEN_ENDPOINT_AUTH_METHODS: Final = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,524 +325,7 @@ def stdio_server(
     )
 
 
-# --- key paths and problems -----------------------------------------------------------------------------
-
-# A key path is a tuple of mapping keys (str) and list indices (int); it is turned into text only when the
-# error is raised, so that problems can be sorted into document order first.
-_KeyPath: TypeAlias = tuple[str | int, ...]
-_Problem: TypeAlias = tuple[_KeyPath, str]
-
-_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.-]+")
-
-
-def _format_path(path: _KeyPath) -> str:
-    """Render ``("tools", "mcp_servers", "fs", "args", 1)`` as ``tools.mcp_servers.fs.args[1]``."""
-    text = ""
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif _PLAIN_KEY.fullmatch(part):
-            text += f".{part}" if text else part
-        else:
-            # Keys with spaces, quotes or nothing at all would make the path ambiguous; quote them.
-            text += f"[{json.dumps(part, ensure_ascii=False)}]"
-    return text
-
-
-def _is_secret(path: _KeyPath) -> bool:
-    """Tell whether ``path`` is, or lies under, a server's ``env`` or ``headers`` (values never shown)."""
-    if len(path) >= 5 and path[:2] == ("tools", "mcp_servers") and path[3] == "oauth":
-        return path[4] in _OAUTH_SECRETS
-    return len(path) >= 4 and path[:2] == ("tools", "mcp_servers") and path[3] in ("env", "headers")
-
-
-def _type_name(value: object) -> str:
-    """Name the YAML type of ``value`` as a user would: integer, string, mapping..."""
-    match value:
-        case None:
-            return "null"
-        case bool():
-            return "boolean"
-        case int():
-            return "integer"
-        case float():
-            return "number"
-        case str():
-            return "string"
-        case list() | tuple():
-            return "a list"
-        case Mapping():
-            return "a mapping"
-        case _:
-            return type(value).__name__
-
-
-def _describe(value: object, *, secret: bool = False) -> str:
-    """Describe ``value`` for an error message; a ``secret`` value is described by its type alone."""
-    name = _type_name(value)
-    if secret or value is None or isinstance(value, list | tuple | Mapping):
-        return name
-    if isinstance(value, bool):
-        return f"{name} {str(value).lower()}"
-    if isinstance(value, str):
-        shown = value if len(value) <= 60 else value[:57] + "..."
-        return f"{name} {shown!r}"
-    if isinstance(value, int) and value.bit_length() > 64:
-        return "a very large integer"  # str() of a huge int is unreadable, and past 4300 digits an error
-    if isinstance(value, int | float):
-        return f"{name} {value!r}"
-    return name
-
-
-def _key_text(key: object) -> str:
-    """Spell a non-string mapping key as YAML wrote it, for a key path."""
-    if key is None:
-        return "null"
-    if isinstance(key, bool):
-        return str(key).lower()
-    if isinstance(key, int) and key.bit_length() > 64:
-        return "<a very large integer>"
-    return str(key)
-
-
-def _raise_problems(problems: list[_Problem], order: Mapping[_KeyPath, int], source: str) -> None:
-    """Raise one ConfigError with ``problems`` in document order, deduplicated; do nothing if none."""
-    if not problems:
-        return
-
-    def position(problem: _Problem) -> int:
-        # A problem's path may name a key that is not in the data (a dropped non-string key): use its
-        # nearest ancestor that is.
-        path = problem[0]
-        for end in range(len(path), -1, -1):
-            index = order.get(path[:end])
-            if index is not None:
-                return index
-        return -1
-
-    ordered = sorted(problems, key=position)  # stable: problems at one key keep the order they were found
-    unique = tuple(dict.fromkeys((_format_path(path), message) for path, message in ordered))
-    raise ConfigError(source=source, problems=unique)
-
-
-# --- pass 1: YAML ---------------------------------------------------------------------------------------
-
-_MERGE_TAG: Final = "tag:yaml.org,2002:merge"
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """A SafeLoader that records every duplicate mapping key, with its key path and lines.
-
-    The check walks the composed node tree before construction instead of hooking ``construct_mapping``:
-    PyYAML's ``flatten_mapping`` rewrites merge sources (``<<: *base``) in place before their own
-    ``construct_mapping`` runs, so a hook there would see merged keys and report overrides as duplicates.
-    The walk also gives every mapping its key path, which construction does not know.
-    """
-
-    def __init__(self, stream: bytes) -> None:
-        super().__init__(stream)
-        self.duplicate_keys: list[_Problem] = []
-
-    def construct_document(self, node: yaml.Node) -> Any:
-        """Find duplicate keys in the document, then construct it as SafeLoader does."""
-        self._find_duplicate_keys(node, (), set())
-        return super().construct_document(node)
-
-    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
-        """Construct as SafeLoader does, turning its stray ValueError/KeyError into a marked YAML error.
-
-        SafeLoader lets plain Python errors escape for scalars it cannot convert (``2024-13-45``,
-        ``!!int abc``, ``!!bool maybe``); their text may quote the value, so only the tag is kept.
-        """
-        try:
-            return super().construct_object(node, deep)
-        except (ValueError, LookupError, TypeError, ArithmeticError) as exc:
-            kind = str(node.tag).rsplit(":", 1)[-1]
-            raise yaml.constructor.ConstructorError(
-                None, None, f"cannot read this value as {kind}", node.start_mark
-            ) from exc
-
-    def _find_duplicate_keys(self, node: yaml.Node, path: _KeyPath, visited: set[int]) -> None:
-        # Aliases share nodes (and may even loop back to an ancestor): visit each node once.
-        if id(node) in visited:
-            return
-        visited.add(id(node))
-        if isinstance(node, yaml.SequenceNode):
-            for index, item in enumerate(node.value):
-                self._find_duplicate_keys(item, (*path, index), visited)
-        elif isinstance(node, yaml.MappingNode):
-            first_lines: dict[object, int] = {}
-            for key_node, value_node in node.value:
-                if key_node.tag == _MERGE_TAG:
-                    # Keys merged in may be overridden here; that is what merging is for, not a duplicate.
-                    self._find_duplicate_keys(value_node, path, visited)
-                    continue
-                if not isinstance(key_node, yaml.ScalarNode):
-                    continue  # SafeLoader rejects unhashable keys itself, with their line
-                key = self.construct_object(key_node)
-                key_part = key if isinstance(key, str) else _key_text(key)
-                line = key_node.start_mark.line + 1
-                if key in first_lines:
-                    self.duplicate_keys.append(
-                        (
-                            (*path, key_part),
-                            f"duplicate key on line {line} (first on line {first_lines[key]})",
-                        )
-                    )
-                else:
-                    first_lines[key] = line
-                self._find_duplicate_keys(value_node, (*path, key_part), visited)
-
-
-def _load_yaml(text: bytes, source: str) -> tuple[object, list[_Problem]]:
-    """Parse ``text`` as one YAML document; return the data and the duplicate-key problems."""
-    try:
-        loader = _StrictLoader(text)  # already reads (and may reject) the first bytes
-        try:
-            data: object = loader.get_single_data()
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as exc:
-        raise ConfigError(_yaml_error_text(exc), source=source) from exc
-    except RecursionError as exc:
-        raise ConfigError("invalid YAML: nested too deeply", source=source) from exc
-    return data, loader.duplicate_keys
-
-
-def _yaml_error_text(exc: yaml.YAMLError) -> str:
-    """Say where and what the YAML error is, without PyYAML's snippet of the line (it may hold a secret)."""
-    if isinstance(exc, yaml.reader.ReaderError):
-        # Its str() quotes the offending character, which may belong to a secret: keep to the position.
-        return f"invalid YAML: {exc.reason} at character {exc.position}"
-    if not isinstance(exc, yaml.MarkedYAMLError):
-        return f"invalid YAML: {type(exc).__name__}"
-    mark = exc.problem_mark or exc.context_mark
-    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-    what = exc.problem or exc.context or "syntax error"
-    text = f"invalid YAML{where}: {what}"
-    if exc.problem and exc.context:
-        context_line = f" started on line {exc.context_mark.line + 1}" if exc.context_mark is not None else ""
-        text += f" ({exc.context}{context_line})"
-    return text
-
-
-# --- pass 2: plain data ---------------------------------------------------------------------------------
-
-# The sections a user may leave empty (``mcp_servers:`` with every server commented out); YAML reads them as
-# null, which means "nothing here", not "wrong type".
-_SECTIONS: Final[frozenset[_KeyPath]] = frozenset(
-    {(), ("tools",), ("tools", "mcp"), ("tools", "mcp", "reconnect"), ("tools", "mcp_servers")}
-)
-# The deepest valid value is a string at tools.mcp_servers.<name>.env.<KEY> (depth 5), so any container
-# deeper than that sits under an ancestor the schema already rejects; there is no need to copy it, and not
-# copying it keeps recursive aliases from looping.
-_MAX_DEPTH: Final = 8
-# Aliases let a few lines of YAML expand to billions of values ("billion laughs"); stop copying long before.
-_MAX_VALUES: Final = 100_000
-
-
-# No setting takes an integer beyond float range; jsonschema would also repr it in its messages, which for
-# more than 4300 digits raises ValueError. Such integers are reported here and replaced by a stand-in.
-_MAX_INTEGER_BITS: Final = 1024
-
-
-class _TooLarge:
-    """Stands in for an integer already reported as too large; the schema pass skips it."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<an integer too large to use>"
-
-
-_TOO_LARGE: Final = _TooLarge()
-
-
-class _Normalizer:
-    """Copy arbitrary loaded data into plain dicts and lists with string keys, noting document order."""
-
-    def __init__(self, problems: list[_Problem]) -> None:
-        self.problems = problems
-        self.order: dict[_KeyPath, int] = {}
-        self._values = 0
-
-    def copy(self, value: object, path: _KeyPath = ()) -> object:
-        """Return a plain copy of ``value``; report non-string keys and drop them."""
-        self.order.setdefault(path, len(self.order))
-        self._values += 1
-        if self._values == _MAX_VALUES:
-            self.problems.append(((), f"the configuration holds more than {_MAX_VALUES} values"))
-        if self._values >= _MAX_VALUES or len(path) > _MAX_DEPTH:
-            return None
-        if value is None and path in _SECTIONS:
-            return {}
-        if isinstance(value, int) and value.bit_length() > _MAX_INTEGER_BITS:
-            self.problems.append((path, "is too large: an integer beyond 1.8e308"))
-            return _TOO_LARGE
-        if isinstance(value, Mapping):
-            copied: dict[str, object] = {}
-            for key, item in value.items():
-                if isinstance(key, str):
-                    copied[key] = self.copy(item, (*path, key))
-                else:
-                    key_path = (*path, _key_text(key))
-                    self.order.setdefault(key_path, len(self.order))
-                    message = f"keys must be strings, got {_describe(key)} (quote it)"
-                    self.problems.append((key_path, message))
-            return copied
-        if isinstance(value, list | tuple):
-            return [self.copy(item, (*path, index)) for index, item in enumerate(value)]
-        return value
-
-
-# --- pass 3: the schema ---------------------------------------------------------------------------------
-
-_SECONDS: Final[dict[str, Any]] = {"type": "number", "exclusiveMinimum": 0}
-_STRING_MAP: Final[dict[str, Any]] = {"type": "object", "additionalProperties": {"type": "string"}}
-_NAMES: Final[dict[str, Any]] = {"type": "array", "items": {"type": "string", "minLength": 1}}
-_FRAME_BYTES: Final[dict[str, Any]] = {"type": "integer", "minimum": 1024}
-_COUNT: Final[dict[str, Any]] = {"type": "integer", "minimum": 1}
-_LIMITS_SCHEMA: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "max_tools": _COUNT,
-        "max_description_chars": _COUNT,
-        "max_schema_bytes": _COUNT,
-        "max_schema_depth": _COUNT,
-        "max_pattern_chars": _COUNT,
-    },
-    "additionalProperties": False,
-}
-_SERVER_SCHEMA: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "command": {"type": "string", "minLength": 1},
-        "args": {"type": "array", "items": {"type": "string"}},
-        "env": _STRING_MAP,
-        "cwd": {"type": "string", "minLength": 1},
-        "url": {"type": "string", "minLength": 1},
-        "headers": _STRING_MAP,
-        "enabled": {"type": "boolean"},
-        "timeout": _SECONDS,
-        "connect_timeout": _SECONDS,
-        "trust_level": {"enum": ["trusted", "untrusted"]},
-        "tools_include": _NAMES,
-        "tools_exclude": _NAMES,
-        "max_frame_bytes": _FRAME_BYTES,
-        "auth": {"enum": ["none", "oauth"]},
-        "protocol": {"enum": list(PINS)},
-        "limits": _LIMITS_SCHEMA,
-        "roots": {"type": "array", "items": {"type": "string", "minLength": 1}},
-        "log_level": {
-            "enum": ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
-        },
-        "max_call_time": _SECONDS,
-        "always_load": {"type": "boolean"},
-        "oauth": {
-            "type": "object",
-            "properties": {
-                "client_id": {"type": "string", "minLength": 1},
-                "client_secret": {"type": "string"},
-                "client_metadata_url": {"type": "string", "minLength": 1},
-                "scopes": _NAMES,
-                "redirect_port": {"type": "integer", "minimum": 0, "maximum": 65535},
-                "grant": {"enum": list(OAUTH_GRANTS)},
-                "token_endpoint_auth_method": {"enum": list(TOKEN_ENDPOINT_AUTH_METHODS)},
-                "private_key": {"type": "string", "minLength": 1},
-                "private_key_file": {"type": "string", "minLength": 1},
-                "signing_algorithm": {"enum": ["RS256", "ES256"]},
-                "key_id": {"type": "string", "minLength": 1},
-                "assertion": {"type": "string", "minLength": 1},
-                "assertion_file": {"type": "string", "minLength": 1},
-                "id_token": {"type": "string", "minLength": 1},
-                "id_token_file": {"type": "string", "minLength": 1},
-                "idp_token_endpoint": {"type": "string", "minLength": 1},
-                "idp_client_id": {"type": "string", "minLength": 1},
-                "idp_client_secret": {"type": "string"},
-                "dpop": {"enum": ["auto", "always", "never"]},
-            },
-            "additionalProperties": False,
-        },
-    },
-    "additionalProperties": False,
-}
-_SCHEMA: Final[dict[str, Any]] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "properties": {
-        "tools": {
-            "type": "object",
-            "properties": {
-                "mcpSecurityPolicy": {"enum": ["block", "warn"]},
-                "profile": {"enum": ["interactive", "public_gateway", "daemon"]},
-                "allow": _NAMES,
-                "mcp": {
-                    "type": "object",
-                    "properties": {
-                        "enabled": {"type": "boolean"},
-                        "max_output_chars": {"type": "integer", "minimum": 1000},
-                        "control_socket": {"type": "string", "minLength": 1},
-                        "limits": _LIMITS_SCHEMA,
-                        "tool_search": {
-                            "type": "object",
-                            "properties": {
-                                "mode": {"enum": ["auto", "on", "off"]},
-                                "threshold": {"type": "integer", "minimum": 0},
-                            },
-                            "additionalProperties": False,
-                        },
-                        "reconnect": {
-                            "type": "object",
-                            "properties": {
-                                "initial_delay": _SECONDS,
-                                "max_delay": _SECONDS,
-                                "max_attempts": {"type": "integer", "minimum": 0},
-                            },
-                            "additionalProperties": False,
-                        },
-                    },
-                    "additionalProperties": False,
-                },
-                # Server names are checked in Python (pass 4): the schema's "pattern" is searched with
-                # re.search, whose "$" also matches before a trailing newline.
-                "mcp_servers": {"type": "object", "additionalProperties": _SERVER_SCHEMA},
-            },
-            "additionalProperties": False,
-        },
-        "execution": {
-            "type": "object",
-            "properties": {"networkPolicy": {"enum": ["allow", "deny"]}},
-            "additionalProperties": False,
-        },
-        "permissions": {
-            "type": "object",
-            "properties": {
-                "approval": {
-                    "type": "object",
-                    "properties": {"mode": {"enum": ["ask", "auto", "deny"]}},
-                    "additionalProperties": False,
-                },
-            },
-            "additionalProperties": False,
-        },
-    },
-    "additionalProperties": False,
-}
-_VALIDATOR: Final = Draft202012Validator(_SCHEMA)
-_SERVER_KEYS: Final = frozenset(_SERVER_SCHEMA["properties"])
-
-_EXPECTED: Final = {
-    "object": "a mapping",
-    "array": "a list",
-    "string": "a string",
-    "number": "a number",
-    "integer": "an integer",
-    "boolean": "a boolean (true or false)",
-    "null": "null",
-}
-
-
-def _key_homes(schema: Mapping[str, Any], where: str = "") -> dict[str, list[str]]:
-    """Map every key the schema knows to where it belongs, for "it belongs under" hints."""
-    homes: dict[str, list[str]] = {}
-    for key, subschema in schema.get("properties", {}).items():
-        homes.setdefault(key, []).append(where or "the top level")
-        for inner, places in _key_homes(subschema, f"{where}.{key}" if where else key).items():
-            homes.setdefault(inner, []).extend(places)
-    items = schema.get("additionalProperties")
-    if isinstance(items, Mapping):
-        for inner, places in _key_homes(items, f"{where}.<name>").items():
-            homes.setdefault(inner, []).extend(places)
-    return homes
-
-
-_KEY_HOMES: Final = _key_homes(_SCHEMA)
-
-
-def _unknown_key_message(key: str, valid: Iterable[str]) -> str:
-    """Say that ``key`` is unknown here, with the closest valid key or where ``key`` belongs."""
-    valid = sorted(valid)
-    close = difflib.get_close_matches(key, valid, n=2, cutoff=0.6)
-    if close:
-        return f"unknown key {key!r}; did you mean " + " or ".join(repr(c) for c in close) + "?"
-    homes = _KEY_HOMES.get(key)
-    if homes:
-        return f"unknown key {key!r} here; it belongs under " + " or ".join(homes)
-    return f"unknown key {key!r}; valid keys are " + ", ".join(repr(v) for v in valid)
-
-
-def _schema_problems(data: object) -> list[_Problem]:
-    """Validate ``data`` against the schema and turn each error into readable problems."""
-    problems: list[_Problem] = []
-    for error in _VALIDATOR.iter_errors(data):
-        if error.instance is not _TOO_LARGE:
-            problems.extend(_problems_from(error))
-    return problems
-
-
-def _as_list(value: object) -> list[object]:
-    """Return ``value`` if it is a list (a schema keyword's value), else an empty list."""
-    return list(value) if isinstance(value, list) else []
-
-
-def _strings(value: object) -> list[str]:
-    """Return the strings in ``value`` if it is a list, else an empty list."""
-    return [item for item in _as_list(value) if isinstance(item, str)]
-
-
-def _problems_from(error: ValidationError) -> list[_Problem]:
-    """Translate one jsonschema error into ``(key path, message)`` problems."""
-    path: _KeyPath = tuple(error.absolute_path)
-    secret = _is_secret(path)
-    value = error.instance
-    got = _describe(value, secret=secret)
-    match error.validator:
-        case "type":
-            expected: object = error.validator_value
-            names = [expected] if isinstance(expected, str) else _strings(expected)
-            message = "expected " + " or ".join(_EXPECTED.get(n, n) for n in names) + f", got {got}"
-            if "string" in names and value is not None and not isinstance(value, list | Mapping):
-                message += " (quote it)"  # YAML read a number, boolean or date where text was meant
-            if path == ():
-                message = f"the configuration must be a mapping with a 'tools' key, got {got}"
-            return [(path, message)]
-        case "additionalProperties":
-            known = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
-            extras = [key for key in value if key not in known] if isinstance(value, Mapping) else []
-            return [((*path, key), _unknown_key_message(key, known)) for key in extras]
-        case "exclusiveMinimum":
-            return [(path, f"must be greater than {error.validator_value}, got {got}")]
-        case "minimum":
-            return [(path, f"must be at least {error.validator_value}, got {got}")]
-        case "minLength" if error.validator_value == 1:
-            return [(path, "must not be empty")]
-        case "enum":
-            choices = ", ".join(repr(choice) for choice in _as_list(error.validator_value))
-            return [(path, f"expected one of {choices}, got {got}")]
-        case _:
-            # Not reached with the schema above. jsonschema's own text may quote the value: not for secrets.
-            return [(path, "is invalid" if secret else error.message)]
-
-
 # --- pass 4: rules beyond the schema, and building ------------------------------------------------------
-
-# spec (ours): ${VAR} and $VAR expand, $$ is a literal "$"; any other "$" is an error rather than a guess.
-_VARIABLE = re.compile(
-    r"\$(?:(?P<dollar>\$)|\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)\}|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))?"
-)
-# RFC 9110 section 5.6.2: a field name is a token.
-_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-
-
-def _server_name_problem(name: str) -> str | None:
-    """Say what is wrong with a server name, or return None if it is valid."""
-    # fullmatch, not match: the pattern's "$" would accept a trailing newline.
-    if SERVER_NAME_PATTERN.fullmatch(name):
-        return None
-    return (
-        f"invalid server name {name!r}: use 1 to 64 letters, digits, '.', '-' or '_' "
-        "(it becomes part of the tool names mcp__<server>__<tool>)"
-    )
 
 
 def _parse(
@@ -1119,11 +603,6 @@ def _oauth(
     return config
 
 
-_OAUTH_SECRETS: Final = frozenset(
-    {"client_secret", "private_key", "assertion", "id_token", "idp_client_secret"}
-)
-
-
 def _expand_path(value: str | None) -> str | None:
     return os.path.expanduser(value) if value is not None else None
 
@@ -1222,86 +701,3 @@ def _transport_problems(raw: Mapping[str, object], path: _KeyPath) -> list[_Prob
         # spec: authorization — stdio servers SHOULD NOT use OAuth; credentials come from the environment.
         return [((*path, key), f"{key!r} {only_http}") for key in ("headers", "auth", "oauth") if key in raw]
     return [(path, "needs 'command' (a stdio server) or 'url' (an HTTP server)")]
-
-
-def _url_problem(url: str) -> str | None:
-    """Say what is wrong with an HTTP server's URL, or return None. The URL itself is not quoted back:
-    it may carry credentials (``https://user:token@host``)."""
-    if any(char.isspace() or not char.isprintable() for char in url):
-        return "must not contain spaces or control characters"
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in 0..65535
-    except ValueError:
-        return "is not a valid URL"
-    if parts.scheme not in ("http", "https"):
-        got = f", got {parts.scheme + ':'!r}" if parts.scheme else ""
-        return f"must be an http:// or https:// URL{got}"
-    if not host:
-        return "must name a host: http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH"
-    return None
-
-
-def _expanded(
-    raw: object, path: _KeyPath, environ: Mapping[str, str], problems: list[_Problem]
-) -> dict[str, str]:
-    """Expand the variables in the string values of an ``env`` or ``headers`` mapping; keys stay as written.
-
-    Non-string values were reported by the schema (without their value) and are left out.
-    """
-    if not isinstance(raw, dict):
-        return {}
-    return {
-        key: _expand(value, (*path, key), environ, problems)
-        for key, value in raw.items()
-        if isinstance(value, str)
-    }
-
-
-def _expand(value: str, path: _KeyPath, environ: Mapping[str, str], problems: list[_Problem]) -> str:
-    """Expand ``${VAR}`` and ``$VAR`` in ``value`` from ``environ``; ``$$`` is a literal ``$``.
-
-    An unset variable or a stray ``$`` is a problem naming the key path and the variable, never the value:
-    the result is a secret, and so may be the text around the variable.
-    """
-    pieces: list[str] = []
-    end = 0
-    for match in _VARIABLE.finditer(value):
-        pieces.append(value[end : match.start()])
-        end = match.end()
-        variable = match["braced"] or match["bare"]
-        if match["dollar"]:
-            pieces.append("$")
-        elif variable is None:
-            problems.append(
-                (path, "has a '$' that starts no variable: write ${NAME} or $NAME, or '$$' for a literal '$'")
-            )
-        elif variable in environ:
-            pieces.append(environ[variable])
-        else:
-            # Never keep the literal "${VAR}": a server would get a wrong token and fail far from here.
-            problems.append((path, f"environment variable {variable} is not set"))
-    pieces.append(value[end:])
-    return "".join(pieces)
-
-
-def _check_env(env: Mapping[str, str], path: _KeyPath, problems: list[_Problem]) -> None:
-    """Report environment entries that a process could not be given (the value is not shown)."""
-    for key, value in env.items():
-        if not key or "=" in key or "\0" in key:
-            problems.append(((*path, key), "is not a valid environment variable name (empty, '=' or NUL)"))
-        if "\0" in value:
-            problems.append(((*path, key), "must not contain a NUL character"))
-
-
-def _check_headers(headers: Mapping[str, str], path: _KeyPath, problems: list[_Problem]) -> None:
-    """Report header names that are not HTTP tokens and values that could split the request."""
-    for key, value in headers.items():
-        if not _HEADER_NAME.fullmatch(key):
-            problems.append(((*path, key), "is not a valid HTTP header name"))
-        if any(char in value for char in "\r\n\0"):
-            # A line break in a header value would inject headers (e.g. from a variable's value).
-            problems.append(
-                ((*path, key), "must not contain line breaks or NUL characters (after expansion)")
-            )

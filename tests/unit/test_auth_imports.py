@@ -27,7 +27,8 @@ def imported_modules(relative: str) -> set[str]:
 
 
 def test_the_oauth_flow_does_not_import_its_supervisor() -> None:
-    assert "mcp_troupe.actors.supervisor" not in imported_modules("actors/oauth.py")
+    for module in ("actors/oauth.py", "actors/oauth_bearer.py", "actors/oauth_drive.py"):
+        assert "mcp_troupe.actors.supervisor" not in imported_modules(module), module
     assert "mcp_troupe.actors.supervisor" not in imported_modules("actors/oauth_events.py")
     assert "mcp_troupe.actors.oauth" not in imported_modules("actors/oauth_events.py")
 
@@ -49,9 +50,13 @@ def test_the_pure_oauth_modules_import_no_actor_and_not_each_other_in_a_circle()
     assert "mcp_troupe.protocol.oauth" not in imported_modules("protocol/oauth_model.py")
     assert "mcp_troupe.protocol.oauth" not in imported_modules("protocol/oauth_tokens.py")
     assert "mcp_troupe.protocol.oauth_tokens" not in imported_modules("protocol/oauth_model.py")
+    for part in ("protocol/oauth_discovery.py", "protocol/oauth_registration.py"):
+        assert "mcp_troupe.protocol.oauth" not in imported_modules(part), part
     for module in (
         "protocol/oauth.py",
+        "protocol/oauth_discovery.py",
         "protocol/oauth_model.py",
+        "protocol/oauth_registration.py",
         "protocol/oauth_tokens.py",
         "protocol/jose.py",
     ):

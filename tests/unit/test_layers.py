@@ -46,7 +46,8 @@ def imports_of(path: Path, *, module_level_only: bool) -> set[str]:
     sorted(
         name
         for name in MODULES
-        if name.startswith(("mcp_troupe.protocol", "mcp_troupe.policy")) or name == "mcp_troupe.builtin_tools"
+        if name.startswith(("mcp_troupe.protocol", "mcp_troupe.policy"))
+        or name in ("mcp_troupe.builtin_tools", "mcp_troupe._builtin_specs")
     ),
 )
 def test_pure_layers_and_the_builtin_tools_import_no_actor(name: str) -> None:
