@@ -3,17 +3,23 @@
 ``conformance client --command "python tests/conformance/client.py" --scenario NAME`` starts a mock server
 for the scenario, runs this script with the server's URL appended as its last argument and the scenario's
 name in ``MCP_CONFORMANCE_SCENARIO``, then judges what its mock server saw. The script connects through the
-public API only, lists the tools, calls the tool the scenario expects (see :data:`SCENARIOS`), and exits 0
-when everything went as the scenario's server promises, 1 otherwise with the reason on stderr.
+public API only, lists the tools, carries out the scenario's :data:`Plan`, and exits 0 when every call went
+well, 1 otherwise with the reason on stderr.
 
-The expectations come from the scenario definitions of ``@modelcontextprotocol/conformance`` 0.1.16 and
-0.2.0-alpha.12 (``src/scenarios/client/*.ts``): the mock servers are fixed, so their answers are known in
-advance. The suite names the wire in ``MCP_CONFORMANCE_PROTOCOL_VERSION`` (alpha.12; 2025-11-25 by default).
+The plans come from the scenario definitions of ``@modelcontextprotocol/conformance`` 0.1.16 and
+0.2.0-alpha.12 (``src/scenarios/client/*.ts``) and are what a host would do, not the answers the suite wants:
 
-Dispatch: :data:`SCENARIOS` maps each scenario to what it expects; :func:`oauth_settings` maps an ``auth/*``
-scenario to the ``oauth:`` config an operator would write for it. A scenario of another branch (the
-2026-07-28 wire, host callbacks, skills) gets its entry there; until then it runs the plain connect-and-list
-and fails where the feature is missing, which ``expected_failures*.json`` records.
+- :class:`ExpectedCall`: one tool with set arguments, whose fixed server's answer is known in advance;
+- :class:`UseEveryTool`: every listed tool at once, each with arguments made from its ``inputSchema``
+  (the MRTR, invalid-``x-mcp-header`` and per-request ``_meta`` scenarios of 2026-07-28);
+- :class:`CallsFromContext`: the calls the suite names in ``MCP_CONFORMANCE_CONTEXT`` (``toolCalls``),
+  as a user would ask for them (the ``Mcp-Param-*`` header encodings);
+- :class:`EchoSchemas`: each tool's ``inputSchema`` as the client holds it, handed to an echo tool
+  (JSON Schema 2020-12 preservation);
+- ``None``: connect and list, for scenarios judged on the handshake and listing alone.
+
+The suite names the wire in ``MCP_CONFORMANCE_PROTOCOL_VERSION`` (alpha.12; 2025-11-25 by default); the
+library's own version negotiation, not that variable, decides what is spoken.
 
 The ``auth/*`` scenarios put an authorization server in front of the mock server. The server is configured
 with ``auth: oauth``; the credential store lives in a fresh temporary directory (nothing is reused between
