@@ -624,9 +624,11 @@ class TroupeClient:
     ) -> Any:
         """The ``TroupeConfig`` of the given servers, named ``echo`` (one) or ``echo<i>`` (several).
 
-        ``protocol`` pins the HTTP servers' protocol era (``ServerConfig.protocol``); it raises
+        ``protocol`` pins every server's protocol version or era (``ServerConfig.protocol``); it raises
         :class:`Aborted` when this mcp-troupe has no such option (see :func:`troupe_protocol_option`).
         """
+        import dataclasses
+
         from mcp_troupe.config import ReconnectPolicy, ServerConfig, TroupeConfig, stdio_server
 
         if protocol is not None and not troupe_protocol_option():
@@ -639,7 +641,7 @@ class TroupeClient:
         for index, (kind, target) in enumerate(targets):
             name = "echo" if len(targets) == 1 else f"echo{index}"
             if kind == "stdio":
-                servers[name] = stdio_server(name, target[0], *target[1:])
+                servers[name] = dataclasses.replace(stdio_server(name, target[0], *target[1:]), **extra)
             else:
                 servers[name] = ServerConfig(name=name, url=target, **extra)
         return TroupeConfig(

@@ -1,6 +1,7 @@
 """A minimal, fast MCP server over Streamable HTTP, standard library only (raw asyncio), for benchmarks.
 
-Run it as ``python benchmarks/echo_http_server.py [--sse] [--tools N] [--page-size K] [--ports N]``. It
+Run it as ``python benchmarks/echo_http_server.py [--sse] [--tools N] [--page-size K] [--ports N]
+[--dual-era]``. It
 listens on 127.0.0.1 on a port the system picks and prints ``PORT <n>`` as its first line of stdout (with
 ``--ports N``: N ports, each one server, and ``PORTS <n1> <n2> ...``). The endpoint is
 ``/mcp``; the tools and answers are those of ``echo_server.py`` (it imports them), so only the transport
@@ -12,7 +13,10 @@ differs. It does as little as an HTTP server can, so that the client's cost domi
   carry a known id, else 404 (spec: 2025-06-18 transports, session management); ``DELETE`` ends it;
 - a POST holding a request is answered 200 with the response as ``application/json``, or with ``--sse`` as
   a ``text/event-stream`` holding one ``message`` event; a POST holding only notifications or responses is
-  answered 202 with no body; ``GET`` (the optional server stream) is 405.
+  answered 202 with no body; ``GET`` (the optional server stream) is 405;
+- with ``--dual-era`` a POST whose ``MCP-Protocol-Version`` is 2026-07-28 is a modern request: it needs no
+  session (spec: 2026-07-28 transports, the stateless Streamable HTTP) and is answered as
+  ``echo_server.py --dual-era`` answers it; every other POST is handled as above.
 
 It runs until killed.
 """
@@ -86,7 +90,9 @@ class EchoHttp:
         if not isinstance(message, dict):
             return _reply(400, b'{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"no batches"}}')
         extra = b""
-        if message.get("method") == "initialize":
+        if echo_server.DUAL_ERA and headers.get("mcp-protocol-version") == echo_server.MODERN_VERSION:
+            pass  # modern: no session, and the header's version is the one its _meta names (not checked)
+        elif message.get("method") == "initialize":
             session = secrets.token_hex(16)
             self.sessions.add(session)
             extra = b"Mcp-Session-Id: " + session.encode() + b"\r\n"
@@ -143,8 +149,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tools", type=int, default=1, help="how many tools (the first is echo)")
     parser.add_argument("--page-size", type=int, default=100, help="tools per tools/list page")
     parser.add_argument("--ports", type=int, default=0, help="serve this many endpoints, one port each")
+    parser.add_argument("--dual-era", action="store_true", help="also speak 2026-07-28 (stateless)")
     args = parser.parse_args(argv)
     echo_server.CATALOG = echo_server.Catalog(args.tools, args.page_size)
+    echo_server.DUAL_ERA = args.dual_era
     asyncio.run(serve(args.sse, args.ports))
 
 

@@ -161,6 +161,36 @@ def io_table(reports: list[dict[str, Any]]) -> str:
     return "\n".join(lines) if len(lines) > 2 else ""
 
 
+ERA_COLUMNS = ("troupe_modern", "troupe_legacy")
+
+
+def eras_table(reports: list[dict[str, Any]]) -> str:
+    """A modern (2026-07-28) call against a legacy one, same minimal dual-era server (``bench_eras``)."""
+    head = ["figure", "unit", "modern (2026-07-28)", "legacy (2025-11-25)", "modern/legacy"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    settings = reports[-1]["settings"]
+    for transport, prefix, inflight in (
+        ("stdio", "eras.stdio", settings["inflight"]),
+        ("HTTP JSON", "eras.http.json", settings["http_inflight"]),
+    ):
+        for label, figure in (
+            ("sequential call p50", "seq.p50"),
+            ("sequential call p99", "seq.p99"),
+            ("client CPU per sequential call", "seq.cpu"),
+            (f"{inflight} in flight", f"inflight{inflight}"),
+            (f"client CPU per call, {inflight} in flight", f"inflight{inflight}.cpu"),
+        ):
+            name = f"{prefix}.{figure}"
+            cells = [cell(reports, f"{name}.{client}") for client in ERA_COLUMNS]
+            if any(cells):
+                ratio = cell(reports, f"{name}.ratio_modern_legacy")
+                unit = unit_of(reports, name, ERA_COLUMNS)
+                lines.append(
+                    f"| {transport}, minimal server: {label} | {unit} | {' | '.join(cells)} | {ratio} |"
+                )
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def cell(reports: list[dict[str, Any]], name: str) -> str:
     values = []
     for report in reports:
@@ -248,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     print(target_table(reports))
     print()
     print(client_table(reports))
-    for extra in (io_table(reports), before_after_table(reports)):
+    for extra in (io_table(reports), before_after_table(reports), eras_table(reports)):
         if extra:
             print()
             print(extra)

@@ -14,6 +14,8 @@ to stderr. The groups, in order (``--only`` picks some):
 - ``http``: latency, CPU and throughput over Streamable HTTP, JSON and SSE responses, against the minimal
   HTTP server and the SDK's; the HTTP layer alone (httpx, ``actors/h1.py``, raw); connect + initialize +
   discovery over HTTP; the modern (2026-07-28) era where the client has it (``bench_http``);
+- ``eras``: a modern (2026-07-28) call against a legacy one, the same dual-era minimal server, over stdio
+  and HTTP JSON (``bench_eras``);
 - ``gateway``: 1,000 Streamable HTTP servers (100 with ``--quick``) in one client process: all ready
   against the servers' own start-up, RSS and threads per server, a call to each (``bench_gateway``).
 
@@ -35,11 +37,11 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the `benchmarks` package importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import bench_connect, bench_gateway, bench_http, bench_scale, bench_stdio
+from benchmarks import bench_connect, bench_eras, bench_gateway, bench_http, bench_scale, bench_stdio
 from benchmarks.stats import Figures, Settings, format_value, progress, write_report
 
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
-GROUPS = ("stdio", "connect", "scale", "http", "gateway")
+GROUPS = ("stdio", "connect", "scale", "http", "eras", "gateway")
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,8 @@ class Target:
     limit: float
     at_most: bool = True
     origin: str = "stdio"
-    """Which issue set it: the first round's (``stdio``) or "Streamable HTTP as fast as stdio" (``http``)."""
+    """Which issue set it: the first round's (``stdio``), "Streamable HTTP as fast as stdio" (``http``) or
+    the 2026-07-28 one's "a modern call costs no more than a legacy one" (``eras``)."""
 
     def verdict(self, figures: Figures) -> tuple[float | None, str]:
         value = figures.value(self.figure)
@@ -115,6 +118,17 @@ def http_targets(settings: Settings) -> list[Target]:
             1.0,
             origin="http",
         ),
+        # Issue #13: "a modern call costs no more than a legacy one", same server, one run.
+        *(
+            Target(
+                f"modern call {label} <= legacy, {transport}",
+                f"{prefix}.{figure}.ratio_modern_legacy",
+                1.0,
+                origin="eras",
+            )
+            for transport, prefix in (("stdio", "eras.stdio"), ("HTTP JSON", "eras.http.json"))
+            for label, figure in (("p50", "seq.p50"), ("client CPU", "seq.cpu"))
+        ),
         Target("connect client cost <= 1.0x sdk", "connect.client.ratio_troupe_sdk", 1.0, origin="http"),
         Target("HTTP connect <= 1.0x sdk", "connect.http.ratio_troupe_sdk", 1.0, origin="http"),
         Target(
@@ -168,6 +182,8 @@ async def run(settings: Settings, groups: tuple[str, ...]) -> tuple[Figures, dic
                 extra["scale"] = await bench_scale.run_group(figures, settings)
             elif group == "http":
                 await bench_http.run_group(figures, settings)
+            elif group == "eras":
+                await bench_eras.run_group(figures, settings)
             elif group == "gateway":
                 extra["gateway"] = await bench_gateway.run_group(figures, settings)
         except Exception as exc:  # one broken group must not cost the others' figures

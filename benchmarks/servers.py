@@ -44,11 +44,14 @@ START_TIMEOUT = 30.0
 """Seconds an HTTP server may take to say which port it listens on (the SDK's imports take ~1 s)."""
 
 
-def echo_command(tools: int = 1, page_size: int = 100) -> list[str]:
-    """The command line of the minimal stdio server with ``tools`` tools, ``page_size`` a page."""
+def echo_command(tools: int = 1, page_size: int = 100, *, dual_era: bool = False) -> list[str]:
+    """The command line of the minimal stdio server with ``tools`` tools, ``page_size`` a page (``dual_era``:
+    it speaks 2026-07-28 too)."""
     command = [sys.executable, str(ECHO_SERVER)]
     if tools != 1:
         command += ["--tools", str(tools), "--page-size", str(page_size)]
+    if dual_era:
+        command.append("--dual-era")
     return command
 
 
@@ -86,8 +89,12 @@ class HttpServer:
 
 
 @contextlib.contextmanager
-def http_server(kind: str, tools: int = 1, page_size: int = 100) -> Iterator[HttpServer]:
-    """Start HTTP server ``kind`` (see the module docstring), wait until it listens, kill it at the end."""
+def http_server(
+    kind: str, tools: int = 1, page_size: int = 100, *, dual_era: bool = False
+) -> Iterator[HttpServer]:
+    """Start HTTP server ``kind`` (see the module docstring), wait until it listens, kill it at the end.
+
+    ``dual_era``: the minimal server speaks 2026-07-28 too (``echo_http_server.py --dual-era``)."""
     if kind in ("echo-http-json", "echo-http-sse"):
         command = [
             sys.executable,
@@ -99,10 +106,14 @@ def http_server(kind: str, tools: int = 1, page_size: int = 100) -> Iterator[Htt
         ]
         if kind.endswith("sse"):
             command.append("--sse")
+        if dual_era:
+            command.append("--dual-era")
     elif kind in ("sdk-http-json", "sdk-http-sse"):
         command = [sys.executable, str(SDK_SERVER), "http"]
         if kind.endswith("json"):
             command.append("--json")
+        if dual_era:
+            raise ValueError(f"{kind} is dual-era already; dual_era is for the minimal servers")
     else:
         raise ValueError(f"unknown HTTP server {kind!r}")
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)

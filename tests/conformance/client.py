@@ -3,17 +3,23 @@
 ``conformance client --command "python tests/conformance/client.py" --scenario NAME`` starts a mock server
 for the scenario, runs this script with the server's URL appended as its last argument and the scenario's
 name in ``MCP_CONFORMANCE_SCENARIO``, then judges what its mock server saw. The script connects through the
-public API only, lists the tools, calls the tool the scenario expects (see :data:`SCENARIOS`), and exits 0
-when everything went as the scenario's server promises, 1 otherwise with the reason on stderr.
+public API only, lists the tools, carries out the scenario's :data:`Plan`, and exits 0 when every call went
+well, 1 otherwise with the reason on stderr.
 
-The expectations come from the scenario definitions of ``@modelcontextprotocol/conformance`` 0.1.16 and
-0.2.0-alpha.12 (``src/scenarios/client/*.ts``): the mock servers are fixed, so their answers are known in
-advance. The suite names the wire in ``MCP_CONFORMANCE_PROTOCOL_VERSION`` (alpha.12; 2025-11-25 by default).
+The plans come from the scenario definitions of ``@modelcontextprotocol/conformance`` 0.1.16 and
+0.2.0-alpha.12 (``src/scenarios/client/*.ts``) and are what a host would do, not the answers the suite wants:
 
-Dispatch: :data:`SCENARIOS` maps each scenario to what it expects; :func:`oauth_settings` maps an ``auth/*``
-scenario to the ``oauth:`` config an operator would write for it. A scenario of another branch (the
-2026-07-28 wire, host callbacks, skills) gets its entry there; until then it runs the plain connect-and-list
-and fails where the feature is missing, which ``expected_failures*.json`` records.
+- :class:`ExpectedCall`: one tool with set arguments, whose fixed server's answer is known in advance;
+- :class:`UseEveryTool`: every listed tool at once, each with arguments made from its ``inputSchema``
+  (the MRTR, invalid-``x-mcp-header`` and per-request ``_meta`` scenarios of 2026-07-28);
+- :class:`CallsFromContext`: the calls the suite names in ``MCP_CONFORMANCE_CONTEXT`` (``toolCalls``),
+  as a user would ask for them (the ``Mcp-Param-*`` header encodings);
+- :class:`EchoSchemas`: each tool's ``inputSchema`` as the client holds it, handed to an echo tool
+  (JSON Schema 2020-12 preservation);
+- ``None``: connect and list, for scenarios judged on the handshake and listing alone.
+
+The suite names the wire in ``MCP_CONFORMANCE_PROTOCOL_VERSION`` (alpha.12; 2025-11-25 by default); the
+library's own version negotiation, not that variable, decides what is spoken.
 
 The ``auth/*`` scenarios put an authorization server in front of the mock server. The server is configured
 with ``auth: oauth``; the credential store lives in a fresh temporary directory (nothing is reused between
@@ -33,11 +39,21 @@ import logging
 import os
 import sys
 import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 from urllib.parse import parse_qsl, urlsplit
 
-from mcp_troupe import AuthError, ReconnectPolicy, ServerState, Troupe, TroupeConfig, TroupeError
+from mcp_troupe import (
+    AuthError,
+    CallHandle,
+    ReconnectPolicy,
+    ServerState,
+    ToolSpec,
+    Troupe,
+    TroupeConfig,
+    TroupeError,
+)
 from mcp_troupe.auth import InteractiveLogin, UserAuthorization, set_interactive_login
 from mcp_troupe.config import OAuthConfig, ServerConfig
 from mcp_troupe.host import ElicitationRequest, SamplingRequest, SamplingResult
@@ -58,7 +74,42 @@ class ExpectedCall:
     text: str = ""
 
 
-SCENARIOS: dict[str, ExpectedCall | None] = {
+@dataclass(frozen=True)
+class UseEveryTool:
+    """Call every tool the server lists, all at once as a model issuing parallel tool calls would, each
+    with arguments made from its ``inputSchema`` (:func:`arguments_for`); every call must succeed.
+
+    Nothing about the answers is known in advance: the scenario's server judges what it received (the
+    headers and ``_meta`` of each call, the MRTR retries), the client only that no call failed. A tool the
+    library refused to offer (an invalid ``x-mcp-header``, say) is not listed, so it is never called.
+    """
+
+
+@dataclass(frozen=True)
+class EchoSchemas:
+    """Hand each other tool's ``inputSchema``, as the client holds it, to ``tool``'s ``argument``.
+
+    The server compares what comes back with what it served, so this shows what the client kept of a schema
+    (JSON Schema 2020-12 keywords, SEP-1613 / SEP-2106) after its own parsing and policy.
+    """
+
+    tool: str
+    argument: str
+
+
+@dataclass(frozen=True)
+class CallsFromContext:
+    """Make the calls the suite's context names (``toolCalls``: ``name`` and ``arguments`` each), in order.
+
+    The suite plays the user here: it says which values to send (non-ASCII text, padding, control
+    characters, ``null``), and its server checks how each was carried.
+    """
+
+
+Plan = ExpectedCall | UseEveryTool | EchoSchemas | CallsFromContext | None
+"""What the client does once connected; ``None``: connect and list only."""
+
+SCENARIOS: dict[str, Plan] = {
     # Handshake only: the server checks protocolVersion and clientInfo, and lists no tools.
     "initialize": None,
     # A stateless Streamable HTTP server (official TypeScript SDK) whose one tool records that it was called.
@@ -115,19 +166,32 @@ AUTH_SCENARIOS = (
     "auth/dpop-nonce",
 )
 SCENARIOS.update(dict.fromkeys(AUTH_SCENARIOS, AUTH_CALL))
-# Scenarios whose client side is built on other branches: the 2026-07-28 wire (the lead's protocol era) and
-# the host callbacks (elicitation, skills). Until their entries move here with a real expectation, the
-# client connects and lists, and the expected-failures files say why that is not enough.
+SCENARIOS.update(
+    {
+        # The 2026-07-28 wire. request-metadata refuses the first request with -32022 and judges the retry
+        # and every request's MCP-Protocol-Version header and _meta; its server lists no tools.
+        "request-metadata": UseEveryTool(),
+        # Four tools: two answer input_required (with and without requestState; the elicitation handler
+        # answers), one is plain (called alongside the others: no MRTR state may leak into it), one answers
+        # without resultType (complete, not retried).
+        "sep-2322-client-request-state": UseEveryTool(),
+        # A valid tool among eleven whose x-mcp-header declarations are invalid: only the valid one is
+        # listed, and it must still be usable.
+        "http-invalid-tool-headers": UseEveryTool(),
+        # Two tools with x-mcp-header parameters; the suite names the values to call them with.
+        "http-custom-headers": CallsFromContext(),
+        # A 2020-12 schema round-tripped through the server's echo tool.
+        "json-schema-2020-12-preservation": EchoSchemas("json_schema_echo", "schema"),
+    }
+)
+# Connect and list is the whole client side of these: the server judges the handshake's headers
+# (http-standard-headers), that a network $ref was not fetched while listing (json-schema-ref-no-deref),
+# and what the skills extension read (sep-2640-*).
 SCENARIOS.update(
     dict.fromkeys(
         (
-            "request-metadata",
-            "sep-2322-client-request-state",
             "http-standard-headers",
-            "http-custom-headers",
-            "http-invalid-tool-headers",
             "json-schema-ref-no-deref",
-            "json-schema-2020-12-preservation",
             "sep-2640-client-no-prefetch",
             "sep-2640-client-verify-digest",
             "sep-2640-client-verify-size",
@@ -208,7 +272,7 @@ def main(argv: list[str]) -> int:
         return _fail("usage: client.py <server-url> (the suite appends the URL)")
     if scenario not in SCENARIOS:
         return _fail(f"unknown scenario {scenario!r}; this client knows {sorted(SCENARIOS)}")
-    url, expected = argv[-1], SCENARIOS[scenario]
+    url, plan = argv[-1], SCENARIOS[scenario]
     if scenario in AUTH_SCENARIOS:
         with tempfile.TemporaryDirectory(prefix="troupe-conformance-") as home:
             # A fresh credential store per run: the stores and key live under this directory only.
@@ -224,13 +288,13 @@ def main(argv: list[str]) -> int:
                 auth="oauth",
                 oauth=oauth_settings(scenario),
             )
-            return run(scenario, server, expected)
+            return run(scenario, server, plan)
     server = ServerConfig(name=SERVER, url=url, connect_timeout=CONNECT_TIMEOUT, timeout=CALL_TIMEOUT)
-    return run(scenario, server, expected)
+    return run(scenario, server, plan)
 
 
-def run(scenario: str, server: ServerConfig, expected: ExpectedCall | None) -> int:
-    """Connect, list the tools, make the scenario's call; 0 when everything went as promised."""
+def run(scenario: str, server: ServerConfig, plan: Plan) -> int:
+    """Connect, list the tools, carry out the scenario's plan; 0 when everything went as promised."""
     config = TroupeConfig(
         approval_mode="auto",  # approval has its own tests (tests/faults/test_policy.py)
         servers={SERVER: server},
@@ -251,20 +315,141 @@ def run(scenario: str, server: ServerConfig, expected: ExpectedCall | None) -> i
         (status,) = troupe.status()
         if status.state is not ServerState.READY:
             return _fail(f"{SERVER} is {status.state}: {status.last_error}")
-        tools = {spec.original_name: spec.name for spec in troupe.tools()}
+        tools = {spec.original_name: spec for spec in troupe.tools() if spec.server == SERVER}
         print(f"{scenario}: ready ({status.protocol_version}), tools {sorted(tools)}", file=sys.stderr)
-        if expected is None:
-            return 0
-        if expected.tool not in tools:
-            return _fail(f"the server lists no tool {expected.tool!r}; it lists {sorted(tools)}")
-        try:
-            result = troupe.call(tools[expected.tool], expected.arguments)
-        except TroupeError as exc:
-            return _fail(f"calling {expected.tool} failed: {exc!r}")
-        print(f"{scenario}: {expected.tool} answered {result.text!r}", file=sys.stderr)
-        if result.is_error or result.text != expected.text:
-            return _fail(f"{expected.tool} answered {result.text!r} (is_error={result.is_error})")
+        match plan:
+            case None:
+                return 0
+            case ExpectedCall():
+                return expect_answer(troupe, tools, plan)
+            case UseEveryTool():
+                calls = [(name, arguments_for(spec.input_schema)) for name, spec in sorted(tools.items())]
+                return make_calls(troupe, tools, calls, parallel=True)
+            case EchoSchemas():
+                if plan.tool not in tools:
+                    return _fail(f"the server lists no tool {plan.tool!r}; it lists {sorted(tools)}")
+                others = [spec for name, spec in sorted(tools.items()) if name != plan.tool]
+                if not others:
+                    return _fail(f"the server lists no tool besides {plan.tool!r} whose schema to echo")
+                # The schema as the agent holds it (ToolSpec.input_schema), not as it went over the wire.
+                calls = [(plan.tool, {plan.argument: dict(spec.input_schema)}) for spec in others]
+                return make_calls(troupe, tools, calls, parallel=False)
+            case CallsFromContext():
+                try:
+                    calls = context_calls()
+                except ValueError as exc:
+                    return _fail(str(exc))
+                return make_calls(troupe, tools, calls, parallel=False)
+            case _:
+                assert_never(plan)
+
+
+def expect_answer(troupe: Troupe, tools: Mapping[str, ToolSpec], expected: ExpectedCall) -> int:
+    """Call the scenario's one tool and compare its answer with the one its fixed server gives."""
+    if expected.tool not in tools:
+        return _fail(f"the server lists no tool {expected.tool!r}; it lists {sorted(tools)}")
+    try:
+        result = troupe.call(tools[expected.tool].name, expected.arguments)
+    except TroupeError as exc:
+        return _fail(f"calling {expected.tool} failed: {exc!r}")
+    print(f"{expected.tool} answered {result.text!r}", file=sys.stderr)
+    if result.is_error or result.text != expected.text:
+        return _fail(f"{expected.tool} answered {result.text!r} (is_error={result.is_error})")
     return 0
+
+
+def make_calls(
+    troupe: Troupe,
+    tools: Mapping[str, ToolSpec],
+    calls: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    parallel: bool,
+) -> int:
+    """Make ``calls`` (tool, arguments), all started at once when ``parallel``; 0 when every one succeeded."""
+    missing = sorted({name for name, _ in calls if name not in tools})
+    if missing:
+        return _fail(f"the server lists no tool {', '.join(missing)}; it lists {sorted(tools)}")
+    failures: list[str] = []
+
+    def settle(name: str, handle: CallHandle) -> None:
+        try:
+            result = handle.result()
+        except TroupeError as exc:
+            failures.append(f"calling {name} failed: {exc!r}")
+            return
+        print(f"{name} answered {result.text!r} (is_error={result.is_error})", file=sys.stderr)
+        if result.is_error:
+            failures.append(f"{name} answered with an error: {result.text!r}")
+
+    if parallel:
+        handles = [(name, troupe.submit(tools[name].name, arguments)) for name, arguments in calls]
+        for name, handle in handles:
+            settle(name, handle)
+    else:
+        for name, arguments in calls:
+            settle(name, troupe.submit(tools[name].name, arguments))
+    if failures:
+        return _fail("; ".join(failures))
+    return 0
+
+
+def context_calls() -> list[tuple[str, dict[str, Any]]]:
+    """The ``toolCalls`` of the suite's ``MCP_CONFORMANCE_CONTEXT``; ``ValueError`` names what is off."""
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    listed = context.get("toolCalls") if isinstance(context, dict) else None
+    if not isinstance(listed, list) or not listed:
+        raise ValueError("MCP_CONFORMANCE_CONTEXT names no toolCalls (a list of {name, arguments})")
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for index, call in enumerate(listed):
+        name = call.get("name") if isinstance(call, dict) else None
+        arguments = call.get("arguments", {}) if isinstance(call, dict) else None
+        if not isinstance(name, str) or not isinstance(arguments, dict):
+            raise ValueError(
+                f"MCP_CONFORMANCE_CONTEXT toolCalls[{index}] is not {{name, arguments}}: {call!r}"
+            )
+        calls.append((name, arguments))
+    return calls
+
+
+SAMPLE_BY_TYPE: dict[str, Any] = {
+    "string": "example",
+    "integer": 1,
+    "number": 1.5,
+    "boolean": True,
+    "array": [],
+    "null": None,
+}
+"""A value of each JSON Schema type, for a required property whose schema suggests none."""
+
+
+def arguments_for(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """Arguments a model would fill in from an ``inputSchema``: every required property, nothing more."""
+    properties = schema.get("properties")
+    required = schema.get("required")
+    if not isinstance(properties, Mapping) or not isinstance(required, list):
+        return {}
+    return {
+        name: sample_value(properties[name])
+        for name in required
+        if isinstance(name, str) and isinstance(properties.get(name), Mapping)
+    }
+
+
+def sample_value(schema: Mapping[str, Any]) -> Any:
+    """One value the property's schema allows: its default, const, first enum or example, else by type."""
+    for keyword in ("default", "const"):
+        if keyword in schema:
+            return schema[keyword]
+    for keyword in ("enum", "examples"):
+        choices = schema.get(keyword)
+        if isinstance(choices, list) and choices:
+            return choices[0]
+    kind = schema.get("type")
+    if isinstance(kind, list):  # ["string", "null"]: the first type named
+        kind = next((item for item in kind if isinstance(item, str)), None)
+    if kind == "object":
+        return arguments_for(schema)
+    return SAMPLE_BY_TYPE.get(kind, "example") if isinstance(kind, str) else "example"
 
 
 def accept_with_defaults(request: ElicitationRequest) -> dict[str, Any]:

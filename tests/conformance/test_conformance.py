@@ -124,19 +124,53 @@ REQUIRED_CHECKS.update(
         "auth/wif-jwt-bearer": {"wif-assertion-verified", "valid-bearer-token"},
         "auth/dpop": _DPOP,
         "auth/dpop-nonce": _DPOP | {"sep-1932-client-as-nonce", "sep-1932-client-rs-nonce"},
-        # Built on other branches (host callbacks, the 2026-07-28 protocol era): no required ids here yet;
-        # "no check failed, the client exited 0" is what they are held to.
+        # The 2026-07-28 wire: each scenario's server emits these only when the client made the requests
+        # the scenario is about (a client that connected and listed would leave them absent or FAILURE).
+        "request-metadata": {
+            "sep-2575-http-client-sends-version-header",
+            "sep-2575-client-populates-meta",
+            "sep-2575-client-sends-client-info",
+            "sep-2575-http-version-header-matches-meta",
+            "sep-2575-client-retry-supported-version",
+        },
+        "sep-2322-client-request-state": {
+            "sep-2322-client-request-state-echoed",
+            "sep-2322-client-jsonrpc-id-different",
+            "sep-2322-client-no-state-omitted",
+            "sep-2322-client-parallel-isolation",
+            "sep-2322-default-result-type-complete",
+        },
+        "http-custom-headers": {
+            "sep-2243-client-supports-custom-headers",
+            "sep-2243-client-mirrors-designated-params",
+            "sep-2243-client-encode-values",
+            "sep-2243-client-base64-unsafe",
+            "sep-2243-client-omit-null",
+        },
+        "http-invalid-tool-headers": {
+            "sep-2243-client-reject-invalid-tool",
+            "sep-2243-x-mcp-header-not-empty",
+            "sep-2243-x-mcp-header-primitive-only",
+            "sep-2243-x-mcp-header-unique",
+            "sep-2243-x-mcp-header-charset",
+        },
+        # SEP-2106's keyword checks count from 2026-07-28 (SKIPPED, not FAILURE, if lost on a dated wire):
+        # only SEP-1613's are required on both wires.
+        "json-schema-2020-12-preservation": {
+            "json-schema-2020-12-client-tool-found",
+            "json-schema-2020-12-client-echo-completed",
+            "json-schema-2020-12-client-$schema-preserved",
+            "json-schema-2020-12-client-$defs-preserved",
+            "json-schema-2020-12-client-additionalProperties-preserved",
+        },
+        # Built on other branches (host callbacks, skills) or judged on the handshake alone: no required
+        # ids here; "no check failed, the client exited 0" is what they are held to.
         **{
             scenario: set[str]()
             for scenario in (
                 "elicitation-sep1034-client-defaults",
-                "request-metadata",
-                "sep-2322-client-request-state",
                 "http-standard-headers",
-                "http-custom-headers",
-                "http-invalid-tool-headers",
                 "json-schema-ref-no-deref",
-                "json-schema-2020-12-preservation",
                 "sep-2640-client-no-prefetch",
                 "sep-2640-client-verify-digest",
                 "sep-2640-client-verify-size",

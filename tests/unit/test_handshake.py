@@ -100,6 +100,28 @@ def test_a_modern_version_refusal_retries_at_a_shared_version_and_never_falls_ba
     assert "2027-01-01" in str(failed.error) and "2026-07-28" in str(failed.error)
 
 
+def test_a_refusal_naming_the_refused_version_retries_it_once_then_fails() -> None:
+    # spec: "select a mutually supported version from the supported list and retry": the shared version
+    # is the one just refused (the conformance suite's request-metadata server does this once), so it is
+    # sent again under the same rule, once; a second identical refusal is final instead of a loop.
+    refusal = {"supported": ["2026-07-28"], "requested": "2026-07-28"}
+    shake = handshake()
+    first = shake.start()
+    again = shake.on_error(-32022, "Unsupported protocol version", refusal)
+    assert isinstance(again, Send) and again.method == "server/discover"
+    assert again.params["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+    assert again.params == first.params
+    settled = shake.on_result(discover_result(["2026-07-28"]))
+    assert isinstance(settled, Settled) and settled.revision.version == "2026-07-28"
+
+    stubborn = handshake()
+    stubborn.start()
+    assert isinstance(stubborn.on_error(-32022, "Unsupported", refusal), Send)
+    failed = stubborn.on_error(-32022, "Unsupported", refusal)
+    assert isinstance(failed, Failed) and isinstance(failed.error, UnsupportedProtocolVersion)
+    assert "2026-07-28" in str(failed.error)
+
+
 def test_a_version_refusal_naming_only_legacy_versions_falls_back_to_one_of_them() -> None:
     shake = handshake()
     shake.start()

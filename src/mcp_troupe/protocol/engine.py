@@ -173,6 +173,7 @@ class RequestEngine:
         self.revision: Revision | None = None
         # The modern era's per-request `_meta` (protocol version, capabilities, client info, log level).
         self._meta: Mapping[str, Any] | None = None
+        self._meta_members: bytes | None = None
         self.pending: dict[object, Pending] = {}
         self._deadlines = Deadlines()
         self._abandoned: deque[object] = deque(maxlen=RECENTLY_ABANDONED)
@@ -190,6 +191,8 @@ class RequestEngine:
         """The handshake chose ``revision``; a modern one adds ``meta`` to every request from now on."""
         self.revision = revision
         self._meta = dict(meta) if revision.is_modern and meta else None
+        # Encoded once: every request of the connection carries it (see prepare()).
+        self._meta_members = jsonrpc.encode_members(self._meta) if self._meta else None
 
     @property
     def batching(self) -> bool:
@@ -233,7 +236,19 @@ class RequestEngine:
         wire_meta = dict(meta) if meta else {}
         if progress:
             wire_meta["progressToken"] = request_id
-        wire = self.params_of(params, wire_meta or None)
+        members, era_meta = self._meta_members, self._meta
+        if (
+            members is not None
+            and era_meta is not None
+            and params is not None
+            and "_meta" not in params
+            and not wire_meta.keys() & era_meta.keys()
+        ):
+            # The modern call path: the era's _meta spliced in pre-encoded, so that a modern request costs
+            # the client about what a legacy one does (issue #13; benchmarks/bench_eras.py).
+            frame = jsonrpc.encode_request_with_meta(request_id, method, params, wire_meta, members)
+        else:
+            frame = jsonrpc.encode_request(request_id, method, self.params_of(params, wire_meta or None))
         deadline = None if timeout is None else now + timeout
         hard = None if hard_timeout is None else now + hard_timeout
         keep = progress or method in REPEATABLE_METHODS or (self.is_modern and method in INPUT_METHODS)
@@ -248,7 +263,7 @@ class RequestEngine:
             progress_token=request_id if progress else None,
             started=now,
         )
-        return pending, jsonrpc.encode_request(request_id, method, wire)
+        return pending, frame
 
     def track(self, pending: Pending) -> None:
         """Count ``pending`` as on the wire (its answer, timeout or cancellation is awaited from now on)."""

@@ -117,6 +117,7 @@ class Handshake:
         # Versions each side offered, for the error when none is shared.
         self._server_offered: tuple[str, ...] = ()
         self._modern_tries: set[str] = set()
+        self._retried_after_refusal: set[str] = set()  # modern versions re-sent after a -32022 naming them
         self._probes_unanswered = 0
         self._legacy_tries: set[str] = set()
         self._current: Send | None = None
@@ -239,11 +240,7 @@ class Handshake:
                 # A modern server: never fall back to the legacy handshake because of a modern error.
                 if code == modern.UNSUPPORTED_PROTOCOL_VERSION and supported is not None:
                     shared = best_shared(supported, era=Era.MODERN)
-                    if (
-                        shared is not None
-                        and self._allows(shared)
-                        and shared.version not in self._modern_tries
-                    ):
+                    if shared is not None and self._allows(shared) and self._may_retry_at(shared.version):
                         return self._discover(shared.version)
                     legacy = best_shared(supported, era=Era.LEGACY)
                     if legacy is not None:
@@ -275,6 +272,22 @@ class Handshake:
                 return self._initialize(shared_legacy.version)
             return self._no_shared_version(self._version)
         return Failed(ProtocolError(f"server {self.server!r} refused initialize with {code}: {message}"))
+
+    def _may_retry_at(self, version: str) -> bool:
+        """Whether a ``-32022`` naming ``version`` as supported may be answered by retrying at it.
+
+        spec: 2026-07-28 basic/index ("Version handling"): the client "SHOULD select a mutually supported
+        version from the ``supported`` list and retry the request". A version not tried yet always may. A
+        refusal that names the very version it refused contradicts itself (a fleet mid-rollout behind one
+        origin, a proxy that rewrote the request): the literal rule still holds, so that version is retried,
+        once; a second refusal of it is final, so the handshake cannot loop.
+        """
+        if version not in self._modern_tries:
+            return True
+        if version == self._version and version not in self._retried_after_refusal:
+            self._retried_after_refusal.add(version)
+            return True
+        return False
 
     def on_no_answer(self, reason: str) -> Step:
         """The request in flight got no usable answer (the probe timed out; HTTP refused it bodiless)."""

@@ -1,0 +1,85 @@
+"""The modern era's per-request ``_meta``, encoded once and spliced into each request: the same message."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_troupe.protocol import jsonrpc, modern
+from mcp_troupe.protocol.engine import RequestEngine
+from mcp_troupe.protocol.versions import REVISIONS
+
+ERA_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {"roots": {}, "elicitation": {"form": {}}},
+    "io.modelcontextprotocol/clientInfo": {"name": "mcp-troupe", "version": "0.1.0"},
+}
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+params_strategy = st.dictionaries(st.text(max_size=10), json_values, max_size=5)
+
+
+def engine(version: str = "2026-07-28") -> RequestEngine:
+    made = RequestEngine(server="s")
+    made.settle(REVISIONS[version], ERA_META)
+    return made
+
+
+def expected(request_id: int, method: str, params: dict[str, Any] | None, meta: dict[str, Any]) -> Any:
+    """The request as the general path builds it: params, then the era's _meta merged (ours win)."""
+    wire = modern.with_meta(params, {**ERA_META, **meta})
+    return json.loads(jsonrpc.encode_request(request_id, method, wire))
+
+
+@given(params=params_strategy, progress=st.booleans(), meta=st.dictionaries(st.text(max_size=6), json_values))
+def test_a_modern_request_is_the_same_message_whichever_path_built_it(
+    params: dict[str, Any], progress: bool, meta: dict[str, Any]
+) -> None:
+    made = engine()
+    pending, frame = made.prepare(
+        "tools/call", params, None, now=0.0, timeout=1.0, progress=progress, meta=meta or None
+    )
+    wire_meta = {**meta, **({"progressToken": pending.request_id} if progress else {})}
+    assert json.loads(frame) == expected(pending.request_id, "tools/call", params, wire_meta)
+    assert b"\n" not in frame
+
+
+def test_params_with_their_own_meta_and_clashing_keys_keep_the_general_rules() -> None:
+    made = engine()
+    own = {
+        "name": "echo",
+        "arguments": {},
+        "_meta": {"mine": 1, "io.modelcontextprotocol/protocolVersion": "x"},
+    }
+    _, frame = made.prepare("tools/call", own, None, now=0.0, timeout=1.0)
+    sent = json.loads(frame)["params"]["_meta"]
+    assert sent["mine"] == 1 and sent["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+    clash = {"io.modelcontextprotocol/clientInfo": {"name": "other"}}
+    _, frame = made.prepare("tools/list", {}, None, now=0.0, timeout=1.0, meta=clash)
+    assert json.loads(frame)["params"]["_meta"]["io.modelcontextprotocol/clientInfo"] == {"name": "other"}
+
+
+def test_empty_and_absent_params_and_the_legacy_era() -> None:
+    made = engine()
+    _, frame = made.prepare("ping", {}, None, now=0.0, timeout=1.0)
+    assert json.loads(frame)["params"] == {"_meta": ERA_META}
+    _, frame = made.prepare("ping", None, None, now=0.0, timeout=1.0)
+    assert json.loads(frame)["params"] == {"_meta": ERA_META}
+    legacy = engine("2025-11-25")
+    _, frame = legacy.prepare("tools/call", {"name": "echo"}, None, now=0.0, timeout=1.0, progress=True)
+    assert json.loads(frame)["params"] == {"name": "echo", "_meta": {"progressToken": 1}}
+
+
+def test_a_lone_surrogate_in_the_arguments_still_makes_one_valid_frame() -> None:
+    made = engine()
+    _, frame = made.prepare("tools/call", {"name": "\ud800"}, None, now=0.0, timeout=1.0, progress=True)
+    message = json.loads(frame)
+    assert message["params"]["name"] == "\ud800"
+    assert message["params"]["_meta"] == {"progressToken": 1, **ERA_META}
