@@ -608,6 +608,9 @@ class CallLane:
         if self._orphan(request_id, reason):
             return True
         with self._lock:
+            pending = self.engine.pending.get(request_id)
+            if pending is not None and isinstance(pending.owner, Orphan):
+                return False  # already given up on; awaited only to cancel its task once named
             taken = self.engine.cancel(request_id, reason)
             was_held = taken is not None and self._drop_held_locked(request_id)
         if taken is None:
@@ -690,7 +693,8 @@ class CallLane:
     def _on_reply_done(self, request_id: RequestId, reply: Reply) -> None:
         # The reply completed while its request is still pending: the caller gave up (a cancelled future or
         # acall task, or a CallHandle failed from outside). Tell the server.
-        if request_id in self.engine.pending or self.tasks.owns(request_id):
+        pending = self.engine.pending.get(request_id)
+        if (pending is not None and not isinstance(pending.owner, Orphan)) or self.tasks.owns(request_id):
             self.cancel(request_id, "the caller cancelled the call")
 
     # ---- receiving (the loop) --------------------------------------------------------------------------

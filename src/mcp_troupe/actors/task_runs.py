@@ -88,10 +88,22 @@ class _AskReply:
         return False
 
     def set_result(self, result: Any) -> None:
-        self._loop.call_soon_threadsafe(_resolve, self.future, result, None)
+        self._settle(result, None)
 
     def set_exception(self, exception: BaseException | None) -> None:
-        self._loop.call_soon_threadsafe(_resolve, self.future, None, exception)
+        self._settle(None, exception)
+
+    def _settle(self, result: Any, exception: BaseException | None) -> None:
+        # On the loop (the lane reading answers) the future is resolved at once, so that "answered" follows
+        # the wire's order: a status notification read after this answer is newer than it.
+        try:
+            here = asyncio.get_running_loop() is self._loop
+        except RuntimeError:
+            here = False
+        if here:
+            _resolve(self.future, result, exception)
+        else:
+            self._loop.call_soon_threadsafe(_resolve, self.future, result, exception)
 
     def add_done_callback(self, fn: Callable[[Any], object]) -> None:
         """Nothing to do: the run watches its own requests."""
@@ -118,6 +130,8 @@ class _Run:
     handle: TaskHandle | None = None
     wake: anyio.Event | None = None
     pushed: tasks.TaskState | None = None
+    # The tasks/get in flight: a notification read before its answer is older than that answer.
+    polling: asyncio.Future[Any] | None = None
     is_over: bool = False
     asks: set[RequestId] = field(default_factory=set)
 
@@ -238,8 +252,12 @@ class TaskRuns:
                     if run.pushed is not None:
                         state, run.pushed = run.pushed, None
                         continue
-                    answer = await self._ask(run, tasks.TASKS_GET, {"taskId": run.task_id})
-                    state = tasks.parse_task(answer, modern=run.tracker.modern)
+                    answer = await self._ask(run, tasks.TASKS_GET, {"taskId": run.task_id}, poll=True)
+                    if run.pushed is not None:
+                        # A notification read after the answer: the newer of the two.
+                        state, run.pushed = run.pushed, None
+                    else:
+                        state = tasks.parse_task(answer, modern=run.tracker.modern)
         except TimeoutError:
             timeout = run.pending.timeout or 0.0
             self._give_up(run, CallTimedOut(lane.server, run.pending.request_id, proto.TOOLS_CALL, timeout))
@@ -266,9 +284,13 @@ class TaskRuns:
             await run.wake.wait()
         run.wake = None
 
-    async def _ask(self, run: _Run, method: str, params: Mapping[str, Any]) -> Mapping[str, Any]:
+    async def _ask(
+        self, run: _Run, method: str, params: Mapping[str, Any], *, poll: bool = False
+    ) -> Mapping[str, Any]:
         lane = self._lane
         reply = _AskReply(asyncio.get_running_loop())
+        if poll:
+            run.polling = reply.future
         timeout = None if run.deadline is None else max(run.deadline - time.monotonic(), 0.0) + ASK_GRACE
         from mcp_troupe.actors.lane import CallerOwner
 
@@ -281,6 +303,7 @@ class TaskRuns:
             return result
         finally:
             run.asks.discard(request_id)
+            run.polling = None
             if not reply.future.done():
                 lane.drop(request_id)  # given up on (timeout, cancel): its late answer drops quietly
 
@@ -338,18 +361,24 @@ class TaskRuns:
         except ProtocolError as exc:
             log.debug("server %s: unreadable task status notification: %s", self._lane.server, exc)
             return True
+        # Handled on the loop, in order with the answers of the run's own requests (see _AskReply).
+        self._lane.loop.post_if_running(self._on_state, state)
+        return True
+
+    def _on_state(self, state: tasks.TaskState) -> None:
         run = self._by_task.get(state.task_id)
         if run is None or run.is_over:
-            return True
+            return
         try:
             detail, _step = run.tracker.observe(state)
         except ProtocolError:
-            return True
+            return
         self._emit(detail)
+        if run.polling is not None and not run.polling.done():
+            return  # the answer to the tasks/get in flight is newer than this
         run.pushed = state
         if run.wake is not None:
             run.wake.set()
-        return True
 
     def owns(self, request_id: RequestId) -> bool:
         """Whether ``request_id`` is a call that runs as a task now."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, cast
 
 from mcp_troupe.errors import ProtocolError
 from mcp_troupe.protocol.callbacks import printable
@@ -195,7 +195,7 @@ def parse_task(value: object, *, modern: bool = False) -> TaskState:
     if len(task_id) > MAX_TASK_ID_CHARS:
         raise ProtocolError(f"a task id is {len(task_id)} characters long (at most {MAX_TASK_ID_CHARS})")
     status = value.get("status")
-    if status not in STATUSES:
+    if not isinstance(status, str) or status not in STATUSES:
         raise ProtocolError(f"task {task_id!r:.60} has an unknown status {status!r:.40}")
     message = value.get("statusMessage")
     interval = _int_ms(value.get("pollIntervalMs" if modern else "pollInterval"))
@@ -216,7 +216,7 @@ def parse_task(value: object, *, modern: bool = False) -> TaskState:
             requests = _input_requests(task_id, value.get("inputRequests"))
     return TaskState(
         task_id=task_id,
-        status=status,
+        status=cast(TaskStatus, status),
         status_message=message if isinstance(message, str) else None,
         poll_interval_ms=interval,
         result=result,
