@@ -21,7 +21,7 @@ from mcp_troupe.actors.loop import Runtime
 from mcp_troupe.actors.session import CallRequest, CancelCall, SessionReady, TransportDown
 from mcp_troupe.config import ServerConfig, TroupeConfig
 from mcp_troupe.errors import CallCancelled, CallTimedOut, ConnectionLost, InputUnavailable, RemoteError
-from mcp_troupe.host import ElicitationRequest, Host
+from mcp_troupe.host import ElicitationRequest, Host, ProgressEvent
 
 from .fakes import ScriptedSession, notification_frame, spec_errors, tool
 
@@ -366,3 +366,28 @@ def test_an_extension_task_asking_for_input_without_a_handler_fails_clearly_and_
     with pytest.raises(InputUnavailable, match="sampling/createMessage"):
         future.result(timeout=2)
     assert session.wire.expect_request("tasks/cancel")["params"]["taskId"] == "m-5"
+
+
+def test_a_tasks_progress_reaches_the_progress_handler_until_the_task_ends(runtime: Runtime) -> None:
+    seen: list[ProgressEvent] = []
+    config = TroupeConfig(servers={"scripted": ServerConfig(name="scripted", command="x", timeout=5.0)})
+    host = Host(config, progress_handler=seen.append)
+    host.bind(runtime.loop, runtime.emit)
+    runtime.host = host
+    session = ScriptedSession(runtime)
+    legacy_ready(session)
+    future, request = call(session, "research")
+    token = request["params"]["_meta"]["progressToken"]
+    session.reply(request, {"task": {"taskId": "p-1", "status": "working", "pollInterval": 5000, **STAMP}})
+    session.barrier()
+    # spec: 2025-11-25 progress — for a task, the token stays valid until the task is terminal.
+    session.feed(notification_frame("notifications/progress", {"progressToken": token, "progress": 3}))
+    deadline = time.monotonic() + 2
+    while not seen and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [(event.tool, event.progress) for event in seen] == [("research", 3.0)]
+    session.feed(
+        notification_frame("notifications/tasks/status", {"taskId": "p-1", "status": "completed", **STAMP})
+    )
+    session.reply(session.wire.expect_request("tasks/result"), {"content": []})
+    assert future.result(timeout=2) == {"content": []}

@@ -761,7 +761,18 @@ class CallLane:
                     except Exception:  # a host handler's bug must not take the connection down
                         log.exception("server %s: the progress handler failed", self.server)
             case Incoming(message=message):
-                if type(message) is not Notification or not self.tasks.on_status(message):
+                if type(message) is not Notification:
+                    items.append(message)
+                elif self.tasks.on_status(message):
+                    pass
+                elif (task_call := self.tasks.progress_of(message)) is not None:
+                    sink = self.on_progress
+                    if sink is not None and message.params is not None:
+                        try:
+                            sink(self.server, task_call, message.params)
+                        except Exception:  # a host handler's bug must not take the connection down
+                            log.exception("server %s: the progress handler failed", self.server)
+                else:
                     items.append(message)
             case Unexpected(response_id=response_id, is_late=is_late, error=error):
                 if response_id is None and error is not None:

@@ -380,6 +380,18 @@ class TaskRuns:
         if run.wake is not None:
             run.wake.set()
 
+    def progress_of(self, message: Notification) -> Pending | None:
+        """The call a ``notifications/progress`` is for, when that call runs as a task (spec: 2025-11-25
+        progress — the token stays valid until the task is terminal); else None."""
+        if message.method != proto.PROGRESS or not message.params:
+            return None
+        token = message.params.get("progressToken")
+        with self._lock:
+            for run in self._by_request.values():
+                if run.pending.progress_token is not None and run.pending.progress_token == token:
+                    return run.pending
+        return None
+
     def owns(self, request_id: RequestId) -> bool:
         """Whether ``request_id`` is a call that runs as a task now."""
         run = self._by_request.get(request_id)
