@@ -1,0 +1,94 @@
+"""The 2026-07-28 tasks extension end to end: a real :class:`Troupe` against ``servers/sdk_tasks.py``
+(the official SDK's transport, modern handshake and extension interface, serving the tasks extension).
+
+The server answers every call of its task tools with a task handle the client never asked for (the extension
+lets the server alone decide), so this checks the declaration, the polling, ``tasks/update`` answered through
+the elicitation handler, a failed task, and a cancel that reaches the server as ``tasks/cancel``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_troupe import CallCancelled, RemoteError, ServerState, Troupe, TroupeConfig
+from mcp_troupe.config import stdio_server
+from mcp_troupe.host import ElicitationRequest
+
+pytestmark = [pytest.mark.interop, pytest.mark.timeout(60)]
+
+asked: list[ElicitationRequest] = []
+
+
+def name_yourself(request: ElicitationRequest) -> dict[str, Any]:
+    asked.append(request)
+    return {"action": "accept", "content": {"name": "Ada"}}
+
+
+@pytest.fixture(scope="module")
+def troupe(python: str, servers_dir: Path) -> Iterator[Troupe]:
+    config = TroupeConfig(
+        approval_mode="auto",
+        servers={"tasks": stdio_server("tasks", python, str(servers_dir / "sdk_tasks.py"))},
+    )
+    with Troupe(config, elicitation_handler=name_yourself) as troupe:
+        troupe.wait_ready(timeout=30)
+        (status,) = troupe.status()
+        assert status.state is ServerState.READY, status.last_error
+        assert status.protocol_version == "2026-07-28"
+        yield troupe
+
+
+def journal(troupe: Troupe) -> list[str]:
+    return troupe.call("mcp__tasks__journal", {}, timeout=10).text.splitlines()
+
+
+def test_an_unsolicited_task_is_polled_fed_its_input_through_tasks_update_and_finished(
+    troupe: Troupe,
+) -> None:
+    asked.clear()
+    handle = troupe.submit("mcp__tasks__hello", {}, timeout=20)
+    result = handle.result()
+    assert result.text == "Hello, Ada!" and not result.is_error
+    assert [request.message for request in asked] == ["Please enter your name."]
+    task_id = handle.task_id
+    assert task_id is not None
+    received = journal(troupe)
+    assert f"tasks/update {task_id} ['name']" in received
+    assert sum(line.startswith("tasks/update") for line in received) == 1  # each key answered once
+    assert f"tasks/get {task_id}" in received
+    statuses = [
+        e.detail for e in troupe.events(timeout=0.3, history=True) if e.kind == "task" and task_id in e.detail
+    ]
+    assert [detail.rsplit(": ", 1)[1] for detail in statuses] == [
+        "working",
+        "input_required",
+        "working",
+        "completed",
+    ]
+
+
+def test_a_failed_task_raises_its_json_rpc_error(troupe: Troupe) -> None:
+    with pytest.raises(RemoteError, match="backend down") as caught:
+        troupe.call("mcp__tasks__broken", {}, timeout=20)
+    assert caught.value.code == -32603
+
+
+def test_cancelling_the_handle_sends_tasks_cancel_and_the_connection_goes_on(troupe: Troupe) -> None:
+    handle = troupe.submit("mcp__tasks__sleepy", {"seconds": 30}, timeout=40)
+    deadline = time.monotonic() + 10
+    while handle.task_id is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert handle.task_id is not None
+    assert handle.cancel()
+    with pytest.raises(CallCancelled):
+        handle.result(timeout=5)
+    deadline = time.monotonic() + 5
+    while f"tasks/cancel {handle.task_id}" not in journal(troupe) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert f"tasks/cancel {handle.task_id}" in journal(troupe)
+    assert troupe.call("mcp__tasks__sleepy", {"seconds": 0.2}, timeout=20).text == "slept 0.2"
