@@ -8,6 +8,7 @@ the elicitation handler, a failed task, and a cancel that reaches the server as 
 
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 
 from mcp_troupe import CallCancelled, RemoteError, ServerState, Troupe, TroupeConfig
-from mcp_troupe.config import stdio_server
+from mcp_troupe.config import ServerConfig, stdio_server
 from mcp_troupe.host import ElicitationRequest
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(60)]
@@ -29,18 +30,49 @@ def name_yourself(request: ElicitationRequest) -> dict[str, Any]:
     return {"action": "accept", "content": {"name": "Ada"}}
 
 
-@pytest.fixture(scope="module")
-def troupe(python: str, servers_dir: Path) -> Iterator[Troupe]:
-    config = TroupeConfig(
-        approval_mode="auto",
-        servers={"tasks": stdio_server("tasks", python, str(servers_dir / "sdk_tasks.py"))},
-    )
-    with Troupe(config, elicitation_handler=name_yourself) as troupe:
-        troupe.wait_ready(timeout=30)
-        (status,) = troupe.status()
-        assert status.state is ServerState.READY, status.last_error
-        assert status.protocol_version == "2026-07-28"
-        yield troupe
+@pytest.fixture(scope="module", params=["stdio", "http"])
+def troupe(request: pytest.FixtureRequest, python: str, servers_dir: Path) -> Iterator[Troupe]:
+    script = str(servers_dir / "sdk_tasks.py")
+    process: subprocess.Popen[str] | None = None
+    if request.param == "stdio":
+        server = stdio_server("tasks", python, script)
+    else:
+        # Stops when its stdin closes, so a test that dies cannot leave it behind.
+        process = subprocess.Popen(
+            [python, script, "--http"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        assert process.stdout is not None
+        port = process.stdout.readline().strip()
+        assert port.isdigit(), f"the tasks server did not start (printed {port!r})"
+        server = ServerConfig(
+            name="tasks", url=f"http://127.0.0.1:{port}/mcp", timeout=30, connect_timeout=15
+        )
+    try:
+        config = TroupeConfig(approval_mode="auto", servers={"tasks": server}, network_policy="allow")
+        with Troupe(config, elicitation_handler=name_yourself) as troupe:
+            troupe.wait_ready(timeout=30)
+            (status,) = troupe.status()
+            assert status.state is ServerState.READY, status.last_error
+            assert status.protocol_version == "2026-07-28"
+            yield troupe
+    finally:
+        if process is not None:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.close()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+            process.stdout.close()
+
+
+def is_http(troupe: Troupe) -> bool:
+    return troupe.config.servers["tasks"].url is not None
 
 
 def journal(troupe: Troupe) -> list[str]:
@@ -61,6 +93,9 @@ def test_an_unsolicited_task_is_polled_fed_its_input_through_tasks_update_and_fi
     assert f"tasks/update {task_id} ['name']" in received
     assert sum(line.startswith("tasks/update") for line in received) == 1  # each key answered once
     assert f"tasks/get {task_id}" in received
+    if is_http(troupe):
+        # spec: ext-tasks — tasks/get, tasks/update and tasks/cancel carry Mcp-Name: <taskId>.
+        assert f"header tasks/get {task_id}" in received and f"header tasks/update {task_id}" in received
     statuses = [
         e.detail for e in troupe.events(timeout=0.3, history=True) if e.kind == "task" and task_id in e.detail
     ]

@@ -6,6 +6,10 @@ to serve the extension as the ext-tasks spec describes it, so the SDK does the t
 handshake (``server/discover``, capabilities with ``extensions``) and the serialisation. Run it as::
 
     python tests/interop/servers/sdk_tasks.py            # stdio, until stdin reaches EOF
+    python tests/interop/servers/sdk_tasks.py --http     # Streamable HTTP on 127.0.0.1, port printed first
+
+Over HTTP it serves ``/mcp`` until its stdin closes, and journals the ``Mcp-Name`` header each ``tasks/*``
+request carried (spec: ext-tasks "Streamable HTTP: Routing Headers" — it MUST equal ``params.taskId``).
 
 Tools (each answered with a task handle, ``resultType: "task"``, only when the request declares the
 extension in its per-request client capabilities; otherwise ``-32021`` naming it, as the spec says a server
@@ -18,13 +22,17 @@ that cannot answer without a task MUST):
 - ``broken()``: fails with the JSON-RPC error ``-32603`` "backend down".
 
 Tool ``journal()`` (not a task) answers the task methods this process received so far, one per line
-(``tasks/cancel <taskId>`` ...), so a test can check what the client sent.
+(``tasks/cancel <taskId>`` ..., and over HTTP ``header <method> <Mcp-Name>``), so a test can check what the
+client sent.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+import socket
+import sys
+import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -232,5 +240,42 @@ def build_server() -> MCPServer:
     return server
 
 
+def serve_http(server: MCPServer) -> None:
+    """Serve ``/mcp`` over Streamable HTTP on 127.0.0.1; print the port first; stop when stdin closes."""
+    import uvicorn
+
+    inner = server.streamable_http_app(json_response=False, stateless_http=True)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await inner(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        method = headers.get(b"mcp-method", b"").decode()
+        if method.startswith("tasks/"):
+            JOURNAL.append(f"header {method} {headers.get(b'mcp-name', b'-').decode()}")
+        await inner(scope, receive, send)
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    print(sock.getsockname()[1], flush=True)
+    runner = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
+    )
+
+    def exit_on_stdin_eof() -> None:
+        while sys.stdin.buffer.read(4096):
+            pass
+        runner.should_exit = True
+
+    threading.Thread(target=exit_on_stdin_eof, daemon=True).start()
+    runner.run(sockets=[sock])
+
+
 if __name__ == "__main__":
-    anyio.run(build_server().run_stdio_async)
+    if "--http" in sys.argv[1:]:
+        serve_http(build_server())
+    else:
+        anyio.run(build_server().run_stdio_async)
