@@ -8,6 +8,7 @@ the elicitation handler, a failed task, and a cancel that reaches the server as 
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import time
 from collections.abc import Iterator
@@ -127,3 +128,19 @@ def test_cancelling_the_handle_sends_tasks_cancel_and_the_connection_goes_on(tro
         time.sleep(0.05)
     assert f"tasks/cancel {handle.task_id}" in journal(troupe)
     assert troupe.call("mcp__tasks__sleepy", {"seconds": 0.2}, timeout=20).text == "slept 0.2"
+
+
+def test_cancelling_an_acall_cancels_its_task_on_the_server(troupe: Troupe) -> None:
+    async def run() -> None:
+        call = asyncio.create_task(troupe.acall("mcp__tasks__sleepy", {"seconds": 30}, timeout=40))
+        await asyncio.sleep(1.0)  # long enough for the server to name the task
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+
+    before = sum(line.startswith("tasks/cancel") for line in journal(troupe))
+    asyncio.run(run())
+    deadline = time.monotonic() + 5
+    while sum(line.startswith("tasks/cancel") for line in journal(troupe)) == before:
+        assert time.monotonic() < deadline, "no tasks/cancel reached the server"
+        time.sleep(0.05)
