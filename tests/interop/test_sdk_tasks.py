@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from mcp_troupe import CallCancelled, RemoteError, ServerState, Troupe, TroupeConfig
+from mcp_troupe import CallCancelled, ConnectionLost, RemoteError, ServerState, Troupe, TroupeConfig
 from mcp_troupe.config import ServerConfig, stdio_server
 from mcp_troupe.host import ElicitationRequest
 
@@ -144,3 +144,21 @@ def test_cancelling_an_acall_cancels_its_task_on_the_server(troupe: Troupe) -> N
     while sum(line.startswith("tasks/cancel") for line in journal(troupe)) == before:
         assert time.monotonic() < deadline, "no tasks/cancel reached the server"
         time.sleep(0.05)
+
+
+def test_the_server_dying_mid_task_fails_the_call_at_once_and_the_troupe_reconnects(troupe: Troupe) -> None:
+    if is_http(troupe):
+        pytest.skip("the HTTP server process is this module's fixture; the stdio one is restarted by us")
+    (before,) = troupe.status()
+    started = time.monotonic()
+    with pytest.raises(ConnectionLost):
+        troupe.call("mcp__tasks__crash", {}, timeout=20)
+    assert time.monotonic() - started < 5.0  # at the death, not at the timeout
+    deadline = time.monotonic() + 30
+    while True:
+        (status,) = troupe.status()
+        if status.state is ServerState.READY and status.incarnation > before.incarnation:
+            break
+        assert time.monotonic() < deadline, status
+        time.sleep(0.05)
+    assert troupe.call("mcp__tasks__sleepy", {"seconds": 0.1}, timeout=20).text == "slept 0.1"

@@ -269,6 +269,10 @@ class TaskRuns:
             self._give_up(run, exc)
         except TroupeError as exc:
             self._finish(run, error=exc)
+        except Exception as exc:
+            # A bug of ours must not leave the caller waiting for its timeout, nor the task running.
+            log.exception("server %s: following task %.80s failed", lane.server, run.task_id)
+            self._give_up(run, ProtocolError(f"server {lane.server!r}: task {run.task_id!r:.60}: {exc!r}"))
         finally:
             for request_id in list(run.asks):
                 lane.drop(request_id)

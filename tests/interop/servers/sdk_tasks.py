@@ -20,6 +20,7 @@ that cannot answer without a task MUST):
 - ``sleepy(seconds)``: works for ``seconds``, then completes with ``slept <seconds>``; ``tasks/cancel`` stops
   it (status ``cancelled``).
 - ``broken()``: fails with the JSON-RPC error ``-32603`` "backend down".
+- ``crash()``: the whole process exits (status 3) 0.3 s into the task: a server dying mid-task.
 
 Tool ``journal()`` (not a task) answers the task methods this process received so far, one per line
 (``tasks/cancel <taskId>`` ..., and over HTTP ``header <method> <Mcp-Name>``), so a test can check what the
@@ -29,6 +30,7 @@ client sent.
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import socket
 import sys
@@ -46,7 +48,7 @@ from mcp_types import CallToolRequestParams, RequestParams
 from pydantic import ConfigDict
 
 EXT = "io.modelcontextprotocol/tasks"
-TASK_TOOLS = frozenset({"hello", "sleepy", "broken"})
+TASK_TOOLS = frozenset({"hello", "sleepy", "broken", "crash"})
 POLL_MS = 100
 JOURNAL: list[str] = []
 
@@ -179,6 +181,9 @@ class TasksExtension(Extension):
                 await asyncio.sleep(seconds)
                 task.result = _text(f"slept {seconds:g}")
                 task.set("completed")
+            elif name == "crash":
+                await asyncio.sleep(0.3)
+                os._exit(3)
             else:
                 await asyncio.sleep(0.1)
                 task.error = {"code": -32603, "message": "backend down"}
@@ -230,6 +235,11 @@ def build_server() -> MCPServer:
     @server.tool()
     async def broken() -> str:
         """Fails (runs as a task)."""
+        return "not as a task"
+
+    @server.tool()
+    async def crash() -> str:
+        """Exits the server mid-task (runs as a task)."""
         return "not as a task"
 
     @server.tool()
