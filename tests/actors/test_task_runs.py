@@ -79,6 +79,17 @@ def no_cancelled_notification(session: ScriptedSession) -> None:
     session.barrier()
     sent = [message.get("method") for message in session.wire.sent]
     assert "notifications/cancelled" not in sent, sent
+    # Nothing left behind: no run, and no request still awaited but the orphans kept to cancel a task.
+    assert wait_until(lambda: len(session.lane.tasks) == 0)
+
+
+def wait_until(condition: Any, timeout: float = 2.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def task_events(runtime: Runtime) -> list[str]:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_troupe.errors import ProtocolError
-from mcp_troupe.protocol import tasks
+from mcp_troupe.protocol import modern, tasks
 from mcp_troupe.protocol.engine import Answered, Invalid, RequestEngine, TaskStarted
 from mcp_troupe.protocol.versions import REVISIONS
 
@@ -186,6 +186,13 @@ def test_a_modern_task_handle_is_accepted_only_with_the_extension_declared() -> 
     pending, _frame = engine.request("prompts/get", {"name": "p"}, "me", now=0.0, timeout=5.0)
     frame = json.dumps({"jsonrpc": "2.0", "id": pending.request_id, "result": handle}).encode()
     assert isinstance(engine.receive(frame, 0.0)[0], Invalid)
+
+
+def test_task_requests_carry_mcp_name_over_http() -> None:
+    # spec: ext-tasks "Streamable HTTP: Routing Headers" — Mcp-Name MUST be params.taskId.
+    for method in (tasks.TASKS_GET, tasks.TASKS_UPDATE, tasks.TASKS_CANCEL):
+        headers = modern.request_headers(method, {"taskId": "abc-1", "inputResponses": {}}, "2026-07-28")
+        assert headers["Mcp-Name"] == "abc-1" and headers["Mcp-Method"] == method
 
 
 # ---- untrusted bytes ---------------------------------------------------------------------------------
