@@ -402,3 +402,23 @@ def test_a_tasks_progress_reaches_the_progress_handler_until_the_task_ends(runti
     )
     session.reply(session.wire.expect_request("tasks/result"), {"content": []})
     assert future.result(timeout=2) == {"content": []}
+
+
+@pytest.mark.parametrize("how", ["cancel", "timeout"])
+def test_a_task_call_given_up_on_before_it_was_ever_sent_sends_nothing(
+    session: ScriptedSession, how: str
+) -> None:
+    legacy_ready(session)
+    session.lane.hold()  # as while an HTTP session is renewed: frames wait
+    future: Future[Any] = Future()
+    timeout = 0.3 if how == "timeout" else 5.0
+    session.ref.tell(CallRequest("tools/call", {"name": "research", "arguments": {}}, future, timeout))
+    session.barrier()
+    if how == "cancel":
+        session.ref.tell(CancelCall(future, "changed my mind"))
+    with pytest.raises(CallCancelled if how == "cancel" else CallTimedOut):
+        future.result(timeout=3)
+    session.lane.release()
+    session.barrier()
+    assert [m.get("method") for m in session.wire.unconsumed()] == []
+    assert session.lane.engine.pending == {}

@@ -646,7 +646,8 @@ class CallLane:
             pending = self.engine.pending.get(request_id)
             if pending is None or not pending.is_task or isinstance(pending.owner, Orphan):
                 return False
-            if self._drop_held_locked(request_id):
+            held = self._held
+            if held is not None and any(outgoing.request_id == request_id for _frame, outgoing in held):
                 return False  # never sent: the usual cancel drops it
         if self._retracted(request_id):
             # Never written: nothing runs on the server; forget it like any cancelled request.
@@ -993,10 +994,12 @@ class CallLane:
         for pending, was_held in zip(expired, dropped, strict=True):
             if isinstance(pending.owner, Orphan):
                 continue  # a task-augmented call given up on whose task was never named: forgotten now
-            if pending.is_task and not was_held and not self._retracted(pending.request_id, timed_out=True):
+            if pending.is_task:
                 # spec: 2025-11-25 cancellation — a task-augmented request MUST NOT be cancelled with
-                # notifications/cancelled: its task is cancelled with tasks/cancel once the server names it.
-                self._keep_orphan(pending, "timed out")
+                # notifications/cancelled: its task is cancelled with tasks/cancel once the server names it
+                # (a request never written has no task to cancel).
+                if not was_held and not self._retracted(pending.request_id, timed_out=True):
+                    self._keep_orphan(pending, "timed out")
                 self._settle(
                     pending,
                     error=CallTimedOut(
