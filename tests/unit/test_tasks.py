@@ -110,6 +110,9 @@ def test_the_legacy_tracker_polls_then_fetches_the_result_and_reports_each_chang
     assert detail is not None and "\x1b" not in detail and "which one?" in detail
     assert tracker.observe(tasks.TaskState("t1", "completed"))[1] == tasks.FetchResult()
     assert isinstance(tracker.observe(tasks.TaskState("t1", "cancelled"))[1], tasks.Cancelled)
+    forged = tasks.TaskTracker("t\nFAKE LOG LINE", "research", modern=False)
+    detail, _step = forged.observe(tasks.TaskState("t\nFAKE LOG LINE", "working"))
+    assert detail is not None and "\n" not in detail  # a server's task id cannot forge an event line
     with pytest.raises(ProtocolError, match="answered about task"):
         tracker.observe(tasks.TaskState("other", "working"))
 

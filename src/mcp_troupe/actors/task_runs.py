@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 import anyio
 
@@ -40,6 +40,7 @@ from mcp_troupe.errors import (
 )
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol import tasks
+from mcp_troupe.protocol.callbacks import printable
 from mcp_troupe.protocol.engine import Pending
 from mcp_troupe.protocol.jsonrpc import Notification, RequestId
 
@@ -164,7 +165,11 @@ class TaskRuns:
         lane = self._lane
         owner = pending.owner
         if isinstance(owner, Orphan):
-            log.info("server %s: cancelling task %.80s, whose caller gave up", lane.server, state.task_id)
+            log.info(
+                "server %s: cancelling task %s, whose caller gave up",
+                lane.server,
+                printable(state.task_id, 80),
+            )
             self.send_cancel(state.task_id)
             return
         from mcp_troupe.actors.lane import CallerOwner
@@ -237,7 +242,10 @@ class TaskRuns:
                             return
                         case tasks.Cancelled(message=message):
                             log.info(
-                                "server %s: task %.80s was cancelled: %s", lane.server, run.task_id, message
+                                "server %s: task %s was cancelled: %s",
+                                lane.server,
+                                printable(run.task_id, 80),
+                                printable(message, 200),
                             )
                             self._finish(
                                 run,
@@ -249,6 +257,8 @@ class TaskRuns:
                             await self._nap(run, tasks.MIN_POLL_SECONDS)
                         case tasks.Wait(seconds=seconds):
                             await self._nap(run, seconds)
+                        case _:
+                            assert_never(step)
                     if run.pushed is not None:
                         state, run.pushed = run.pushed, None
                         continue
@@ -271,7 +281,7 @@ class TaskRuns:
             self._finish(run, error=exc)
         except Exception as exc:
             # A bug of ours must not leave the caller waiting for its timeout, nor the task running.
-            log.exception("server %s: following task %.80s failed", lane.server, run.task_id)
+            log.exception("server %s: following task %s failed", lane.server, printable(run.task_id, 80))
             self._give_up(run, ProtocolError(f"server {lane.server!r}: task {run.task_id!r:.60}: {exc!r}"))
         finally:
             for request_id in list(run.asks):
@@ -406,7 +416,7 @@ class TaskRuns:
         run = self._by_request.get(request_id)
         if run is None or run.is_over:
             return False
-        log.debug("server %s: cancelling task %.80s: %s", self._lane.server, run.task_id, reason)
+        log.debug("server %s: cancelling task %s: %s", self._lane.server, printable(run.task_id, 80), reason)
         return self.cancel_run(run, CallCancelled(self._lane.server, request_id, proto.TOOLS_CALL))
 
     def request_of(self, reply: Any) -> RequestId | None:
@@ -439,7 +449,7 @@ class TaskRuns:
         from mcp_troupe.actors.lane import SessionOwner
 
         def refused(error: TroupeError) -> None:
-            log.info("server %s: tasks/cancel of %.80s failed: %s", server, task_id, error)
+            log.info("server %s: tasks/cancel of %s failed: %s", server, printable(task_id, 80), error)
 
         lane.request(tasks.TASKS_CANCEL, {"taskId": task_id}, SessionOwner(_ignore, refused), CANCEL_TIMEOUT)
 

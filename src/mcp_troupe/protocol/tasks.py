@@ -334,7 +334,7 @@ class TaskTracker:
         detail = None
         if seen != self._last_seen:
             self._last_seen = seen
-            detail = f"{self.tool} task {self.task_id:.80}: {state.status}"
+            detail = f"{printable(self.tool, 80)} task {printable(self.task_id, 80)}: {state.status}"
             if state.status_message:
                 detail += f" {printable(state.status_message, 200)}"
         return detail, self._step(state)
