@@ -8,15 +8,22 @@ host's handler; ``submit()``'s handle names the task and cancels it with ``tasks
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from tests.interop.npm import node22, npm_bin, require
+from tests.interop.test_everything import (
+    HTTP_PORT,
+    INSIDE_PRIVATE_NETWORK,
+    rerun_inside_private_network,
+    serving_over_http,
+)
 
 from mcp_troupe import CallCancelled, CallTimedOut, ReconnectPolicy, ServerState, Troupe, TroupeConfig
-from mcp_troupe.config import stdio_server
+from mcp_troupe.config import ServerConfig, stdio_server
 from mcp_troupe.host import ElicitationRequest
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(90)]
@@ -79,8 +86,8 @@ def test_the_handle_names_the_task_and_cancels_it_on_the_server(everything: Trou
     assert handle.cancel()
     with pytest.raises(CallCancelled):
         handle.result(timeout=10)
-    # The next call still works: cancelling a task never closes the connection.
-    assert "Research Report: moon" in everything.call(TOOL, {"topic": "moon"}, timeout=40).text
+    (status,) = everything.status()
+    assert status.state is ServerState.READY  # cancelling a task never closes the connection
 
 
 def test_a_task_that_outlives_the_calls_timeout_is_cancelled_and_times_out(everything: Troupe) -> None:
@@ -90,3 +97,22 @@ def test_a_task_that_outlives_the_calls_timeout_is_cancelled_and_times_out(every
     assert time.monotonic() - started < 5.0
     (status,) = everything.status()
     assert status.state is ServerState.READY  # a task that timed out never closes the connection
+
+
+def test_a_task_with_an_elicitation_over_streamable_http(request: pytest.FixtureRequest) -> None:
+    """Over HTTP the elicitation of an input_required task arrives on the SSE stream of tasks/result."""
+    if os.environ.get(INSIDE_PRIVATE_NETWORK) != "1":
+        # server-everything's HTTP mode listens on every interface: see tests/interop/test_everything.py.
+        rerun_inside_private_network(request.node.nodeid)
+        return
+    node = require(node22(), "Node.js 22")
+    script = require(npm_bin("mcp-server-everything"), "the npm command mcp-server-everything")
+    asked.clear()
+    with serving_over_http([str(node), str(script), "streamableHttp"], HTTP_PORT):
+        server = ServerConfig(name="everything", url=f"http://127.0.0.1:{HTTP_PORT}/mcp", connect_timeout=15)
+        config = TroupeConfig(approval_mode="auto", servers={"everything": server}, network_policy="allow")
+        with Troupe(config, elicitation_handler=clarify) as troupe:
+            assert troupe.wait_ready(timeout=30)
+            result = troupe.call(TOOL, {"topic": "python", "ambiguous": True}, timeout=40)
+    assert "# Research Report: python (snake)" in result.text
+    assert len(asked) == 1
