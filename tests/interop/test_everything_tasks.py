@@ -99,6 +99,7 @@ def test_a_task_that_outlives_the_calls_timeout_is_cancelled_and_times_out(every
     assert status.state is ServerState.READY  # a task that timed out never closes the connection
 
 
+@pytest.mark.slow
 def test_a_task_with_an_elicitation_over_streamable_http(request: pytest.FixtureRequest) -> None:
     """Over HTTP the elicitation of an input_required task arrives on the SSE stream of tasks/result."""
     if os.environ.get(INSIDE_PRIVATE_NETWORK) != "1":

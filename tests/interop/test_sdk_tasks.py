@@ -133,6 +133,7 @@ def test_cancelling_the_handle_sends_tasks_cancel_and_the_connection_goes_on(tro
 def test_cancelling_an_acall_cancels_its_task_on_the_server(troupe: Troupe) -> None:
     if is_http(troupe):
         pytest.skip("the transport plays no part in an acall's cancel: stdio covers it")
+
     async def run() -> None:
         call = asyncio.create_task(troupe.acall("mcp__tasks__sleepy", {"seconds": 30}, timeout=40))
         await asyncio.sleep(1.0)  # long enough for the server to name the task
