@@ -113,7 +113,8 @@ class CallHandle:
 
     @property
     def task_id(self) -> str | None:
-        """The server's task id when the tool runs as a task (2025-11-25 ``execution.taskSupport``).
+        """The server's task id when the call runs as a task (2025-11-25 ``execution.taskSupport``, or a
+        2026-07-28 server that answered with a task handle).
 
         None until the server has answered with its task (and for calls that are not tasks);
         :meth:`cancel` then cancels the task (``tasks/cancel``).
@@ -125,7 +126,8 @@ class CallHandle:
         return self._future.done()
 
     def cancel(self, reason: str = "cancelled by the client") -> bool:
-        """Stop waiting and tell the server (``notifications/cancelled``); False if it already finished.
+        """Stop waiting and tell the server (``notifications/cancelled``, or ``tasks/cancel`` for a call that
+        runs as a server task: docs/tasks.md); False if it already finished.
 
         The connection stays open: cancelling one call never affects another.
         """

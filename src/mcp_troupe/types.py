@@ -140,7 +140,9 @@ class ServerStatus:
 
 @dataclass(frozen=True, slots=True)
 class TroupeEvent:
-    """Something happened to a server: ``kind`` is connected, lost, changed, restarted, failed, stopped."""
+    """Something happened to a server: ``kind`` is connected, lost, changed, restarted, failed, stopped
+    (and, from the host callbacks, progress, elicitation_complete, and task: a server task's status change,
+    ``"<tool> task <id>: <status> [message]"``, docs/tasks.md)."""
 
     kind: str
     server: str

@@ -32,6 +32,7 @@ completed outside it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import threading
@@ -47,6 +48,7 @@ import pykka
 from mcp_troupe._futures import complete as _complete
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.loop import IoLoop, safe_tell
+from mcp_troupe.actors.task_runs import ORPHAN_GRACE, Orphan, TaskRuns
 from mcp_troupe.errors import (
     CallCancelled,
     CallTimedOut,
@@ -57,7 +59,7 @@ from mcp_troupe.errors import (
     RemoteError,
     TroupeError,
 )
-from mcp_troupe.protocol import jsonrpc, modern
+from mcp_troupe.protocol import jsonrpc, modern, tasks
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.engine import (
     Answered,
@@ -69,6 +71,7 @@ from mcp_troupe.protocol.engine import (
     Progressed,
     Refused,
     RequestEngine,
+    TaskStarted,
     Unexpected,
     Unreadable,
 )
@@ -149,6 +152,8 @@ class ProgressHost(Protocol):
     def on_progress(
         self, server: str, incarnation: int, tool: str, params: Mapping[str, Any], reply_to: Any
     ) -> None: ...
+
+    def on_task(self, reply_to: Any, task_id: str) -> None: ...
 
 
 ProgressSink = Callable[[str, Pending, Mapping[str, Any]], None]
@@ -331,6 +336,10 @@ class CallLane:
         # cannot extend a call's deadline past (``max_call_time``; by default ten times its timeout).
         self.wants_progress = False
         self.max_call_time: Callable[[float], float] = lambda timeout: timeout * 10.0
+        # Tasks: the tools whose calls are sent as 2025-11-25 tasks (set by the session from each listing),
+        # and the calls the server answered with a task, driven to their end (both eras).
+        self.task_tools: set[str] = set()
+        self.tasks = TaskRuns(self)
 
     # ---- session side ----------------------------------------------------------------------------------
 
@@ -345,6 +354,7 @@ class CallLane:
 
         self.on_progress = on_progress
         self.wants_progress = host.wants_progress
+        self.tasks.on_named = host.on_task
         self.max_call_time = lambda timeout: host.max_call_time(server, timeout)
 
     def settle(self, revision: Revision, meta: Mapping[str, Any] | None) -> None:
@@ -374,6 +384,12 @@ class CallLane:
         for item in pending:
             if isinstance(item.owner, CallerOwner):
                 _fail(item.owner.reply, error)
+        self.tasks.close(error)
+
+    @property
+    def loop(self) -> IoLoop:
+        """The I/O loop this lane's connection runs on."""
+        return self._loop
 
     @property
     def is_open(self) -> bool:
@@ -484,6 +500,17 @@ class CallLane:
     ) -> RequestId | None:
         engine = self.engine
         now = time.monotonic()
+        if (
+            method == proto.TOOLS_CALL
+            and self.task_tools
+            and params is not None
+            and "task" not in params
+            and params.get("name") in self.task_tools
+            and not engine.is_modern
+        ):
+            # spec: 2025-11-25 server/tools — a tool with taskSupport "required" MUST be called as a task
+            # (and an "optional" one is, when the server takes task-augmented calls): `params.task`.
+            params = tasks.task_params(params, timeout)
         progress = progress or (self.wants_progress and method == proto.TOOLS_CALL)
         hard = self.max_call_time(timeout) if (progress and timeout is not None) else None
         pending, frame = engine.prepare(
@@ -573,9 +600,17 @@ class CallLane:
     def cancel(self, request_id: RequestId, reason: str = "cancelled by the client") -> bool:
         """Give up on ``request_id``: tell the server, fail its owner with CallCancelled.
 
-        False when it is not pending (answered, timed out, failed).
+        False when it is not pending (answered, timed out, failed). A call running as a server task is
+        cancelled with ``tasks/cancel``.
         """
+        if self.tasks.cancel(request_id, reason):
+            return True
+        if self._orphan(request_id, reason):
+            return True
         with self._lock:
+            pending = self.engine.pending.get(request_id)
+            if pending is not None and isinstance(pending.owner, Orphan):
+                return False  # already given up on; awaited only to cancel its task once named
             taken = self.engine.cancel(request_id, reason)
             was_held = taken is not None and self._drop_held_locked(request_id)
         if taken is None:
@@ -590,6 +625,9 @@ class CallLane:
 
     def cancel_reply(self, reply: Reply, reason: str) -> bool:
         """Give up on the request whose caller waits on ``reply`` (see :meth:`cancel`)."""
+        running = self.tasks.request_of(reply)
+        if running is not None:
+            return self.tasks.cancel(running, reason)
         with self._lock:
             request_id = next(
                 (
@@ -600,6 +638,45 @@ class CallLane:
                 None,
             )
         return request_id is not None and self.cancel(request_id, reason)  # type: ignore[arg-type]
+
+    def _orphan(self, request_id: RequestId, reason: str) -> bool:
+        """Give up on a 2025-11-25 task-augmented call the server has not answered yet (see
+        :meth:`_keep_orphan`); False if ``request_id`` is not one (or was never sent)."""
+        with self._lock:
+            pending = self.engine.pending.get(request_id)
+            if pending is None or not pending.is_task or isinstance(pending.owner, Orphan):
+                return False
+            held = self._held
+            if held is not None and any(outgoing.request_id == request_id for _frame, outgoing in held):
+                return False  # never sent: the usual cancel drops it
+        if self._retracted(request_id):
+            # Never written: nothing runs on the server; forget it like any cancelled request.
+            with self._lock:
+                taken = self.engine.take(request_id)
+                self.engine.forget(request_id)
+            if taken is not None:
+                self._settle(taken, error=CallCancelled(self.server, request_id, taken.method))
+            return True
+        with self._lock:
+            taken = self.engine.take(request_id)
+        if taken is None:
+            return False
+        self._keep_orphan(taken, reason)
+        self._settle(taken, error=CallCancelled(self.server, request_id, taken.method))
+        return True
+
+    def _keep_orphan(self, pending: Pending, reason: str) -> None:
+        """Keep awaiting a task-augmented call nobody waits for any more, for a while: if the server names its
+        task, it is cancelled with ``tasks/cancel`` (spec: 2025-11-25 — never ``notifications/cancelled``)."""
+        now = time.monotonic()
+        orphan = dataclasses.replace(pending, owner=Orphan(reason), deadline=now + ORPHAN_GRACE)
+        with self._lock:
+            if self._is_closed:
+                return
+            self.engine.track(orphan)
+            arm_after = self._arm_locked(orphan.deadline, now)
+        if arm_after is not None:
+            self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
 
     def _retracted(self, request_id: RequestId, timed_out: bool = False) -> bool:
         return self._retract is not None and self._retract(request_id, timed_out)
@@ -617,7 +694,8 @@ class CallLane:
     def _on_reply_done(self, request_id: RequestId, reply: Reply) -> None:
         # The reply completed while its request is still pending: the caller gave up (a cancelled future or
         # acall task, or a CallHandle failed from outside). Tell the server.
-        if request_id in self.engine.pending:
+        pending = self.engine.pending.get(request_id)
+        if (pending is not None and not isinstance(pending.owner, Orphan)) or self.tasks.owns(request_id):
             self.cancel(request_id, "the caller cancelled the call")
 
     # ---- receiving (the loop) --------------------------------------------------------------------------
@@ -647,7 +725,7 @@ class CallLane:
             owner = event.pending.owner
             if type(owner) is CallerOwner:
                 _complete(owner.reply, (event.result, owner.context) if owner.has_context else event.result)
-            else:
+            elif type(owner) is SessionOwner:
                 items.append(SessionAnswer(owner, result=event.result, request_id=event.pending.request_id))
             return ""
         match event:
@@ -674,6 +752,8 @@ class CallLane:
                 self._settle(pending, error=error, items=items)
             case NeedsInput():
                 self._on_needs_input(event)
+            case TaskStarted(pending=pending, task=task):
+                self.tasks.started(pending, task)
             case Progressed(pending=pending, params=params):
                 sink = self.on_progress
                 if sink is not None:
@@ -682,7 +762,19 @@ class CallLane:
                     except Exception:  # a host handler's bug must not take the connection down
                         log.exception("server %s: the progress handler failed", self.server)
             case Incoming(message=message):
-                items.append(message)
+                if type(message) is not Notification:
+                    items.append(message)
+                elif self.tasks.on_status(message):
+                    pass
+                elif (task_call := self.tasks.progress_of(message)) is not None:
+                    sink = self.on_progress
+                    if sink is not None and message.params is not None:
+                        try:
+                            sink(self.server, task_call, message.params)
+                        except Exception:  # a host handler's bug must not take the connection down
+                            log.exception("server %s: the progress handler failed", self.server)
+                else:
+                    items.append(message)
             case Unexpected(response_id=response_id, is_late=is_late, error=error):
                 if response_id is None and error is not None:
                     # The server could not read one of our requests well enough to name it.
@@ -900,6 +992,21 @@ class CallLane:
         if arm_after is not None:
             self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
         for pending, was_held in zip(expired, dropped, strict=True):
+            if isinstance(pending.owner, Orphan):
+                continue  # a task-augmented call given up on whose task was never named: forgotten now
+            if pending.is_task:
+                # spec: 2025-11-25 cancellation — a task-augmented request MUST NOT be cancelled with
+                # notifications/cancelled: its task is cancelled with tasks/cancel once the server names it
+                # (a request never written has no task to cancel).
+                if not was_held and not self._retracted(pending.request_id, timed_out=True):
+                    self._keep_orphan(pending, "timed out")
+                self._settle(
+                    pending,
+                    error=CallTimedOut(
+                        self.server, pending.request_id, pending.method, pending.timeout or 0.0
+                    ),
+                )
+                continue
             timeout = pending.timeout or 0.0
             if pending.deadline is not None and pending.deadline - pending.started > timeout + 0.05:
                 # Progress kept it alive past its timeout: say how long it really ran (max_call_time).

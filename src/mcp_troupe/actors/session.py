@@ -64,6 +64,7 @@ from mcp_troupe.errors import (
 from mcp_troupe.protocol import callbacks as cb
 from mcp_troupe.protocol import jsonrpc, modern
 from mcp_troupe.protocol import mcp as proto
+from mcp_troupe.protocol import tasks as task_proto
 from mcp_troupe.protocol.engine import Pending, expiry_decision
 from mcp_troupe.protocol.handshake import Failed, Handshake, Send, Settled
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
@@ -121,6 +122,18 @@ class Outbound(Protocol):
 def no_capabilities(revision: Revision) -> Mapping[str, Any]:
     """The capabilities we declare with no host handlers installed: none (servers then must not ask)."""
     return {}
+
+
+def _declaring_tasks(
+    capabilities: Callable[[Revision], Mapping[str, Any]],
+) -> Callable[[Revision], Mapping[str, Any]]:
+    """``capabilities`` plus, in the modern era, the tasks extension (legacy eras need no declaration)."""
+
+    def declared(revision: Revision) -> Mapping[str, Any]:
+        base = capabilities(revision)
+        return task_proto.with_extension(base) if revision.is_modern else base
+
+    return declared
 
 
 # ---- messages this actor handles -----------------------------------------------------------------------
@@ -353,6 +366,9 @@ class SessionActor(Supervised, pykka.ThreadingActor):
                 extra_meta = {**(extra_meta or {}), modern.LOG_LEVEL: level}
         self.fulfil = fulfil
         self._host = host
+        # spec: ext-tasks — a modern client declares the tasks extension in its per-request capabilities;
+        # the lane then drives any task a server answers a tool call with (actors/task_runs.py).
+        capabilities = _declaring_tasks(capabilities)
         # Server requests being answered by the host, by id (a server may cancel its own request).
         self._serving: dict[RequestId, Any] = {}
         self._roots_notify: Callable[[], None] | None = None
@@ -516,6 +532,8 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             msg.lane.fulfil = self.fulfil
         if self._host is not None:
             msg.lane.attach_host(self._host)
+        runtime, server, incarnation = self.runtime, self.server, self.incarnation
+        msg.lane.tasks.on_event = lambda detail: runtime.emit("task", server, incarnation, detail)
         self._step(self._handshake.start())
 
     def _step(self, step: Send | Settled | Failed) -> None:
@@ -683,17 +701,16 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             return page
         kept: list[ToolDefinition] = []
         rejected = list(page.rejected)
+        capabilities = self._info.capabilities if self._info is not None else {}
         for tool in page.tools:
-            execution = tool.raw.get("execution")
-            if (
-                revision.tasks
-                and isinstance(execution, Mapping)
-                and execution.get("taskSupport") == "required"
-            ):
-                # spec: 2025-11-25 server/tools — with taskSupport "required" the client MUST use a task;
-                # a plain tools/call would always fail, so the model must not see it as a tool.
-                rejected.append((tool.name, "requires task-augmented execution (tasks are not supported)"))
-                continue
+            if revision.tasks and lane is not None:
+                # spec: 2025-11-25 server/tools — with taskSupport "required" the client MUST use a task
+                # (an "optional" one is one when the server takes task-augmented calls): the lane sends
+                # its calls with params.task and drives the task to its end.
+                if task_proto.wants_task(tool.raw, capabilities):
+                    lane.task_tools.add(tool.name)
+                else:
+                    lane.task_tools.discard(tool.name)
             if revision.is_modern and lane is not None and lane.is_http:
                 try:
                     declared = modern.param_headers(tool.input_schema)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from mcp_troupe.errors import MalformedMessage, ProtocolError
-from mcp_troupe.protocol import jsonrpc, modern
+from mcp_troupe.protocol import jsonrpc, modern, tasks
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.deadlines import Deadlines
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
@@ -41,6 +41,7 @@ __all__ = [
     "Progressed",
     "Refused",
     "RequestEngine",
+    "TaskStarted",
     "Unexpected",
     "Unreadable",
     "expiry_decision",
@@ -90,6 +91,8 @@ class Pending:
     progress_token: RequestId | None = None
     started: float = 0.0
     """When the request (its first round) was sent: a timeout names how long it really ran."""
+    is_task: bool = False
+    """A 2025-11-25 task-augmented ``tools/call`` (sent with ``params.task``): answered by a task."""
 
 
 # ---- events --------------------------------------------------------------------------------------------
@@ -129,6 +132,15 @@ class Invalid:
 
 
 @dataclass(frozen=True, slots=True)
+class TaskStarted:
+    """A ``tools/call`` was answered with a task (2025-11-25 ``CreateTaskResult``, or the 2026-07-28
+    extension's ``resultType: "task"``): the call goes on as that task, driven by whoever owns it."""
+
+    pending: Pending
+    task: tasks.TaskState
+
+
+@dataclass(frozen=True, slots=True)
 class Progressed:
     """``notifications/progress`` for a pending request (its deadline already moved on)."""
 
@@ -161,7 +173,9 @@ class Unreadable:
     is_fatal: bool
 
 
-Event = Answered | Refused | NeedsInput | Invalid | Progressed | Incoming | Unexpected | Unreadable
+Event = (
+    Answered | Refused | NeedsInput | Invalid | TaskStarted | Progressed | Incoming | Unexpected | Unreadable
+)
 
 
 class RequestEngine:
@@ -174,6 +188,8 @@ class RequestEngine:
         # The modern era's per-request `_meta` (protocol version, capabilities, client info, log level).
         self._meta: Mapping[str, Any] | None = None
         self._meta_members: bytes | None = None
+        # The modern era: we declared the tasks extension, so a tools/call may be answered with a task.
+        self.accepts_tasks = False
         self.pending: dict[object, Pending] = {}
         self._deadlines = Deadlines()
         self._abandoned: deque[object] = deque(maxlen=RECENTLY_ABANDONED)
@@ -193,6 +209,7 @@ class RequestEngine:
         self._meta = dict(meta) if revision.is_modern and meta else None
         # Encoded once: every request of the connection carries it (see prepare()).
         self._meta_members = jsonrpc.encode_members(self._meta) if self._meta else None
+        self.accepts_tasks = revision.is_modern and tasks.declares_extension(meta)
 
     @property
     def batching(self) -> bool:
@@ -251,7 +268,14 @@ class RequestEngine:
             frame = jsonrpc.encode_request(request_id, method, self.params_of(params, wire_meta or None))
         deadline = None if timeout is None else now + timeout
         hard = None if hard_timeout is None else now + hard_timeout
-        keep = progress or method in REPEATABLE_METHODS or (self.is_modern and method in INPUT_METHODS)
+        # spec: 2025-11-25 tasks — a tools/call with `params.task` is task-augmented: its answer is a task.
+        is_task = method == proto.TOOLS_CALL and params is not None and "task" in params
+        keep = (
+            progress
+            or is_task
+            or method in REPEATABLE_METHODS
+            or (self.is_modern and method in INPUT_METHODS)
+        )
         pending = Pending(
             request_id,
             method,
@@ -262,6 +286,7 @@ class RequestEngine:
             params if keep else None,
             progress_token=request_id if progress else None,
             started=now,
+            is_task=is_task,
         )
         return pending, frame
 
@@ -464,11 +489,21 @@ class RequestEngine:
     def _on_result(self, pending: Pending, result: Mapping[str, Any]) -> Event:
         if not self.is_modern:
             # Legacy results have no resultType: whatever a server puts there means nothing.
+            if pending.is_task and "task" in result:
+                # spec: 2025-11-25 tasks — a task-augmented request is answered with a CreateTaskResult.
+                try:
+                    return TaskStarted(pending, tasks.created_task(result, modern=False))
+                except ProtocolError as exc:
+                    return Invalid(pending, ProtocolError(f"server {self.server!r}: {exc}"))
             return Answered(pending, result)
         try:
             kind = modern.result_type(result, pending.method)
             if kind == modern.COMPLETE:
                 return Answered(pending, result)
+            if kind == tasks.RESULT_TYPE_TASK and self.accepts_tasks and pending.method in tasks.TASK_METHODS:
+                # spec: ext-tasks — with the extension declared, the server may answer with a task handle;
+                # for any other request, or undeclared, "task" is an unrecognised resultType (invalid).
+                return TaskStarted(pending, tasks.created_task(result, modern=True))
             if kind == modern.INPUT_REQUIRED and pending.method in INPUT_METHODS:
                 needs = modern.input_required_of(result, pending.method)
                 if pending.rounds >= modern.MAX_INPUT_ROUNDS:

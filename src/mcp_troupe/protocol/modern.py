@@ -190,7 +190,16 @@ _SAFE_HEADER_VALUE = re.compile(r"[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?\Z")
 _SENTINEL = re.compile(r"=\?base64\?.*\?=\Z", re.IGNORECASE | re.DOTALL)
 _HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+\Z")
 _MAX_SAFE_INTEGER = 2**53 - 1
-NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+NAMED_METHODS = {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+    # spec: ext-tasks "Streamable HTTP: Routing Headers" — tasks/get, tasks/update and tasks/cancel MUST set
+    # Mcp-Name to params.taskId (so that intermediaries route them to the instance holding the task).
+    "tasks/get": "taskId",
+    "tasks/update": "taskId",
+    "tasks/cancel": "taskId",
+}
 """Methods whose request carries ``Mcp-Name``, and the param it mirrors."""
 
 
