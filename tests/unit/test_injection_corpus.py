@@ -23,6 +23,7 @@ from typing import Any
 
 from tests.corpus.evaluate import (
     HELD_OUT,
+    HELD_OUT_2,
     TUNING,
     TUNING_2,
     benign_split,
@@ -90,9 +91,14 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "a": TUNING,
         "b": TUNING_2,
         "c": HELD_OUT,
+        "d": HELD_OUT_2,
     }
     classes = Counter(attack for attack, _ in families)
-    assert all(count == 3 for count in classes.values()) and len(classes) >= 20
+    # The first 25 classes have all four families; family d also brought classes of its own.
+    assert sum(count == 4 for count in classes.values()) >= 20
+    assert all(count in (1, 4) for count in classes.values())
+    only_d = {attack for (attack, family) in families if classes[attack] == 1}
+    assert only_d and all(families[(attack, "d")] == HELD_OUT_2 for attack in only_d)
 
 
 def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> None:
