@@ -38,8 +38,10 @@ from mcp_troupe.policy.injection import RULES, Finding, Verdict, grade, scan_too
 
 MIN_CAUGHT = 0.95
 MAX_WITHHELD = 0.01
-# Measured on the held-out part (2026-12-01): 102/150 poisoned caught, 1/491 real blocked, 0 withheld.
-HELD_OUT_MIN_CAUGHT = 0.66
+# Measured on the held-out part (2026-12-01, round 3): 116/150 poisoned caught (family c), 1/491 real
+# blocked, 0 withheld; on family d (held-out-2): 164/174. The floors sit just under them.
+HELD_OUT_MIN_CAUGHT = 0.75
+HELD_OUT_2_MIN_CAUGHT = 0.92
 HELD_OUT_MAX_BLOCKED = 1
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
@@ -107,6 +109,14 @@ def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> N
     result = rates(verdict for _, verdict in measured)
     print(f"\nheld-out poisoned: {result}; missed: {missed}")
     assert result.share(result.caught) >= HELD_OUT_MIN_CAUGHT, missed
+
+
+def test_poisoned_family_d_is_caught_at_least_as_often_as_measured() -> None:
+    measured = verdicts("poisoned", HELD_OUT_2)
+    missed = sorted(tool["id"] for tool, verdict in measured if verdict == "clean")
+    result = rates(verdict for _, verdict in measured)
+    print(f"\nheld-out-2 poisoned: {result}; missed: {missed}")
+    assert result.share(result.caught) >= HELD_OUT_2_MIN_CAUGHT, missed
 
 
 def test_held_out_real_tools_are_rarely_kept_from_the_model() -> None:

@@ -206,6 +206,27 @@ _NAME_SECRETS: Final = frozenset(
 )
 
 
+# Words that name a file of secrets (not a key a secret-handling tool is about, such as private_key).
+_SECRET_FILES: Final = frozenset(
+    (
+        *(
+            "kube",
+            "kubeconfig",
+            "ssh",
+            "netrc",
+            "npmrc",
+            "pypirc",
+            "pgpass",
+            "aws",
+            "gcloud",
+            "env",
+            "dotenv",
+        ),
+        *("credentials", "history", "bash", "zsh", "keychain", "wallet", "cookies", "id", "rsa", "ed25519"),
+    )
+)
+
+
 def _sentence_like_name(spaced: str) -> Confidence | None:
     """HIGH for a name that is an order for a secret: ``pass_aws_credentials_here``,
     ``content_from_reading_ssh_id_rsa``, ``contents_of_env_file_required``. Ordinary names of secret-handling
@@ -218,6 +239,9 @@ def _sentence_like_name(spaced: str) -> Confidence | None:
         return HIGH
     if count >= 4 and words & {"contents", "content"} and words & {"of", "from"}:
         return HIGH
+    # The body of a secret file as a parameter: kube_config_file_contents, netrc_file_text.
+    if words & {"contents", "content", "body", "text", "dump"} and words & _SECRET_FILES and count >= 3:
+        return LOW
     # The model's own context as a parameter: system_prompt_verbatim, full_chat_history_for_context.
     is_context = {"system", "prompt"} <= words or (words & {"chat", "conversation"} and "history" in words)
     if is_context and count >= 3 and words & (_NAME_WHOLE | {"for", "context"}):
