@@ -5,7 +5,8 @@
   were tuned on; the packages built after the first measurement are held out.
 - ``poisoned_real.json``: poisoned definitions of 25 attack classes (``tests/corpus/build_poisoned.py``).
   Phrasing family ``a`` was tuned on, ``b`` was the first held-out part (measured once, then tuned on), ``c``
-  was written after that and is held out.
+  was written after that and is held out; ``d`` (split ``held-out-2``, three classes of its own) was written
+  in round 3 before any rule of that round changed, and is held out too.
 - ``benign_tools.json`` / ``poisoned_tools.json``: the first, smaller corpora.
 
 Issue 15's goal on unseen definitions is >= 95% of poisoned ones blocked or withheld, <= 1% of real ones
