@@ -793,6 +793,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         ``record.judging.position`` tools exist: the rest are not in the table, so not callable.
         """
         if record.verdicts_for is catalog:
+            record.judging = None  # a pass over any other catalog is moot now
             return record.verdicts
         job = record.judging
         if job is not None and job.catalog is catalog:
@@ -977,7 +978,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         tool_verdicts = self._tool_verdicts(record, catalog)
         job = record.judging
         # While a big catalog is judged in slices, only its judged head takes part (actors/judging.py).
-        judged = catalog.tools if job is None else catalog.tools[: job.position]
+        judged = catalog.tools if job is None or job.catalog is not catalog else catalog.tools[: job.position]
         for tool in judged:
             self._add_to_part(record, part, tool, tool_verdicts[tool.name])
         return part
