@@ -136,6 +136,9 @@ class ServerStatus:
     """``time.monotonic()`` when the current incarnation became ready."""
     auth: Mapping[str, Any] | None = None
     """For ``auth: oauth``: the login's ``state``, ``issuer``, ``expires_at``, ``scopes`` … never a secret."""
+    unjudged: int = 0
+    """Tools of its catalog that policy has not judged yet (a big catalog is judged in slices); they are
+    neither listed nor callable until judged."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,9 @@ CORPUS = Path(__file__).resolve().parent
 HELD_OUT = "held-out"
 TUNING = "tuning"
 TUNING_2 = "tuning-2"
+HELD_OUT_2 = "held-out-2"
+"""Poisoned family ``d`` (round 3), written before that round changed any rule; it has no benign part, so its
+false-positive side is the benign ``held-out`` part."""
 
 
 @cache
@@ -123,9 +126,10 @@ def _line(label: str, measured: Rates) -> str:
 
 def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool) -> None:
     """Print the rates of ``scanner`` on ``split``."""
-    benign = [(tool, *scanner(tool)) for tool in benign_tools(split)]
+    benign_part = HELD_OUT if split == HELD_OUT_2 else split
+    benign = [(tool, *scanner(tool)) for tool in benign_tools(benign_part)]
     poisoned = [(tool, *scanner(tool)) for tool in poisoned_tools(split)]
-    packages = {tool["package"] for tool in benign_tools(split)}
+    packages = {tool["package"] for tool in benign_tools(benign_part)}
     print(f"split: {split}; benign from {len(packages)} packages")
     print(_line("benign", rates(verdict for _, verdict, _ in benign)))
     print(_line("poisoned", rates(verdict for _, verdict, _ in poisoned)))
@@ -153,7 +157,7 @@ def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", choices=(HELD_OUT, TUNING, TUNING_2, "all"), default=HELD_OUT)
+    parser.add_argument("--split", choices=(HELD_OUT, HELD_OUT_2, TUNING, TUNING_2, "all"), default=HELD_OUT)
     parser.add_argument(
         "--show-benign", action="store_true", help="list the benign tools kept from the model"
     )

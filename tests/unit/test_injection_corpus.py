@@ -5,7 +5,8 @@
   were tuned on; the packages built after the first measurement are held out.
 - ``poisoned_real.json``: poisoned definitions of 25 attack classes (``tests/corpus/build_poisoned.py``).
   Phrasing family ``a`` was tuned on, ``b`` was the first held-out part (measured once, then tuned on), ``c``
-  was written after that and is held out.
+  was written after that and is held out; ``d`` (split ``held-out-2``, three classes of its own) was written
+  in round 3 before any rule of that round changed, and is held out too.
 - ``benign_tools.json`` / ``poisoned_tools.json``: the first, smaller corpora.
 
 Issue 15's goal on unseen definitions is >= 95% of poisoned ones blocked or withheld, <= 1% of real ones
@@ -23,6 +24,7 @@ from typing import Any
 
 from tests.corpus.evaluate import (
     HELD_OUT,
+    HELD_OUT_2,
     TUNING,
     TUNING_2,
     benign_split,
@@ -37,8 +39,10 @@ from mcp_troupe.policy.injection import RULES, Finding, Verdict, grade, scan_too
 
 MIN_CAUGHT = 0.95
 MAX_WITHHELD = 0.01
-# Measured on the held-out part (2026-12-01): 102/150 poisoned caught, 1/491 real blocked, 0 withheld.
-HELD_OUT_MIN_CAUGHT = 0.66
+# Measured on the held-out part (2026-12-01, round 3): 116/150 poisoned caught (family c), 1/491 real
+# blocked, 0 withheld; on family d (held-out-2): 164/174. The floors sit just under them.
+HELD_OUT_MIN_CAUGHT = 0.75
+HELD_OUT_2_MIN_CAUGHT = 0.92
 HELD_OUT_MAX_BLOCKED = 1
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
@@ -90,9 +94,14 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "a": TUNING,
         "b": TUNING_2,
         "c": HELD_OUT,
+        "d": HELD_OUT_2,
     }
     classes = Counter(attack for attack, _ in families)
-    assert all(count == 3 for count in classes.values()) and len(classes) >= 20
+    # The first 25 classes have all four families; family d also brought classes of its own.
+    assert sum(count == 4 for count in classes.values()) >= 20
+    assert all(count in (1, 4) for count in classes.values())
+    only_d = {attack for (attack, family) in families if classes[attack] == 1}
+    assert only_d and all(families[(attack, "d")] == HELD_OUT_2 for attack in only_d)
 
 
 def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> None:
@@ -101,6 +110,14 @@ def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> N
     result = rates(verdict for _, verdict in measured)
     print(f"\nheld-out poisoned: {result}; missed: {missed}")
     assert result.share(result.caught) >= HELD_OUT_MIN_CAUGHT, missed
+
+
+def test_poisoned_family_d_is_caught_at_least_as_often_as_measured() -> None:
+    measured = verdicts("poisoned", HELD_OUT_2)
+    missed = sorted(tool["id"] for tool, verdict in measured if verdict == "clean")
+    result = rates(verdict for _, verdict in measured)
+    print(f"\nheld-out-2 poisoned: {result}; missed: {missed}")
+    assert result.share(result.caught) >= HELD_OUT_2_MIN_CAUGHT, missed
 
 
 def test_held_out_real_tools_are_rarely_kept_from_the_model() -> None:

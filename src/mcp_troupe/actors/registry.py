@@ -40,6 +40,7 @@ import pykka
 
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.backoff import RestartIntensity
+from mcp_troupe.actors.judging import SLICE_SECONDS, CatalogJudging, JudgeMore
 from mcp_troupe.actors.lane import CallLane, FastRoute, RouteBoard
 from mcp_troupe.actors.loop import Runtime, TaskHandle, safe_tell
 from mcp_troupe.actors.session import CallRequest, CancelCall, ListAll
@@ -261,6 +262,7 @@ RegistryMessage = (
     | _ApprovalDecided
     | _ApprovalAbandoned
     | ChildFailed
+    | JudgeMore
 )
 
 
@@ -295,6 +297,8 @@ class _Server:
     verdicts_for: ServerCatalog | None = None
     verdicts: dict[str, ToolVerdict] = field(default_factory=dict)
     content_checks: dict[tuple[str, str | None], ContentChecks] = field(default_factory=dict)
+    # The policy pass over a catalog too big to judge in one slice, while it lasts (actors/judging.py).
+    judging: CatalogJudging | None = None
     # Its tools after policy (None: no catalog), and the tools naming rejected, with why.
     part: _ServerPart | None = None
     name_rejected: dict[str, str] = field(default_factory=dict)
@@ -369,6 +373,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self._table: dict[str, ToolSpec] = {}
         self._routes: dict[str, _Route] = {}
         self._names = NameTable(tuple(config.servers), reserved=self._reserved_set)
+        # Numbers the policy passes over big catalogs, so a slice of a superseded pass is dropped.
+        self._judging_generation = 0
         # Qualified name → why it was rejected, so calling a rejected tool says so instead of "unknown".
         self._rejected_names: dict[str, str] = {}
         self._settle_waiters: list[Future[None]] = []
@@ -473,6 +479,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                     self._store_result(msg.uri, msg.text)
             case ChildFailed():
                 self._on_supervisor_failed(msg)
+            case JudgeMore():
+                self._judge_more(msg)
             case _:
                 assert_never(msg)
 
@@ -716,6 +724,15 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             for tool_name, withheld in part.withheld.items():
                 if qualify(record.config.name, tool_name) == name:
                     return UnknownTool(name, reason=withheld)
+            job = record.judging
+            if job is not None and any(
+                qualify(record.config.name, tool.name) == name for tool in job.catalog.tools[job.position :]
+            ):
+                return UnknownTool(
+                    name,
+                    reason=f"server {record.config.name!r} is still judging its catalog ({job.position} of "
+                    f"{len(job.catalog.tools)} tools judged); a tool is callable only once judged",
+                )
         # A model (or an operator) that misspells a name gets the nearest names of the current table.
         known = [*self._table, *BUILTIN_NAMES, SEARCH_TOOL]
         close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
@@ -751,6 +768,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         # the table, the verdicts and the cleared routes all stand.
         if record.verdicts_for is previous:
             record.verdicts_for = msg
+        if record.judging is not None and record.judging.catalog is previous:
+            record.judging.catalog = msg
 
     def _on_server_down(self, msg: ServerDown) -> None:
         record = self._servers[msg.server]
@@ -766,44 +785,82 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             self._update_server(msg.server)
 
     def _tool_verdicts(self, record: _Server, catalog: ServerCatalog) -> dict[str, ToolVerdict]:
-        """Policy's verdict on each tool of ``catalog``, computed once per catalog that arrives."""
-        server = record.config.name
-        cached = record.verdicts_for
-        if cached is catalog:
+        """Policy's verdict on each tool of ``catalog`` judged so far, computed once per catalog that arrives.
+
+        A new catalog starts a pass (:class:`~mcp_troupe.actors.judging.CatalogJudging`) whose first slice
+        runs here; a catalog judged within it is complete at once, as before. A bigger one is judged on in
+        later slices (:meth:`_judge_more`), and until then only the verdicts of its first
+        ``record.judging.position`` tools exist: the rest are not in the table, so not callable.
+        """
+        if record.verdicts_for is catalog:
+            record.judging = None  # a pass over any other catalog is moot now
             return record.verdicts
+        job = record.judging
+        if job is not None and job.catalog is catalog:
+            return job.verdicts
+        cached = record.verdicts_for
+        self._judging_generation += 1
+        job = record.judging = CatalogJudging(
+            catalog=catalog,
+            generation=self._judging_generation,
+            # A definition the session passed on unchanged is the same object as before: its verdict stands.
+            previous=record.verdicts if cached is not None else {},
+            previous_tools={tool.name: tool for tool in cached.tools} if cached is not None else {},
+            # Checks of definitions seen are reused (also those of a pass this catalog cuts short).
+            checks={**record.content_checks, **(job.checks if job is not None else {})},
+        )
+        job.judge(lambda tool: self._evaluate(record, job, tool), budget=SLICE_SECONDS)
+        if job.is_done:
+            return self._finish_judging(record, job)
+        log.info(
+            "server %s: judging its %d tools in slices (%d judged so far)",
+            record.config.name, len(catalog.tools), job.position,
+        )  # fmt: skip
+        self.actor_ref.tell(JudgeMore(record.config.name, job.generation))
+        return job.verdicts
+
+    def _evaluate(self, record: _Server, job: CatalogJudging, tool: ToolDefinition) -> ToolVerdict:
+        """One tool's verdict under ``record``'s configuration, logged when it is not a plain yes."""
         config = record.config
-        verdicts: dict[str, ToolVerdict] = {}
-        # A definition the session passed on unchanged is the same object as before: its verdict stands.
-        previous = record.verdicts if cached is not None else {}
-        previous_tools = {tool.name: tool for tool in cached.tools} if cached is not None else {}
-        # Checks of the previous catalog's definitions are reused; those of tools that are gone are dropped
-        # below, so the cache never outgrows the server's tool list.
-        checks = dict(record.content_checks)
-        used: set[tuple[str, str | None]] = set()
-        for tool in catalog.tools:
-            if tool.name in previous and _is_same(previous_tools.get(tool.name), tool):
-                verdict = previous[tool.name]
-                used.add((verdict.fingerprint, tool.title))
-                verdicts.setdefault(tool.name, verdict)
-                continue
-            verdict = evaluate_tool(
-                tool,
-                trust=config.trust_level,
-                include=config.tools_include,
-                exclude=config.tools_exclude,
-                security_policy=self.config.security_policy,
-                cache=checks,
-                limits=self._limits(record),
-            )
-            used.add((verdict.fingerprint, tool.title))
-            verdicts.setdefault(tool.name, verdict)
-            if verdict.rejected is not None:
-                log.warning("server %s: tool %r rejected: %s", server, tool.name, verdict.rejected)
-            for warning in verdict.warnings:
-                log.warning("server %s: tool %r registered despite: %s", server, tool.name, warning)
-        record.verdicts_for, record.verdicts = catalog, verdicts
-        record.content_checks = {key: value for key, value in checks.items() if key in used}
-        return verdicts
+        verdict = evaluate_tool(
+            tool,
+            trust=config.trust_level,
+            include=config.tools_include,
+            exclude=config.tools_exclude,
+            security_policy=self.config.security_policy,
+            cache=job.checks,
+            limits=self._limits(record),
+        )
+        if verdict.rejected is not None:
+            log.warning("server %s: tool %r rejected: %s", config.name, tool.name, verdict.rejected)
+        for warning in verdict.warnings:
+            log.warning("server %s: tool %r registered despite: %s", config.name, tool.name, warning)
+        return verdict
+
+    def _finish_judging(self, record: _Server, job: CatalogJudging) -> dict[str, ToolVerdict]:
+        record.verdicts_for, record.verdicts = job.catalog, job.verdicts
+        record.content_checks = job.kept_checks()
+        record.judging = None
+        return job.verdicts
+
+    def _judge_more(self, msg: JudgeMore) -> None:
+        """Judge the next slice of a big catalog and publish its tools; then answer what arrived meanwhile."""
+        record = self._servers.get(msg.server)
+        job = record.judging if record is not None else None
+        if record is None or job is None or job.generation != msg.generation or self._is_shut_down:
+            return  # a newer catalog, a lost server or the shutdown ended this pass
+        if record.part is None or record.catalog is not job.catalog:
+            record.judging = None
+            return
+        judged = job.judge(lambda tool: self._evaluate(record, job, tool), budget=SLICE_SECONDS)
+        if job.is_done:
+            self._finish_judging(record, job)
+        self._extend_server(msg.server, judged)
+        if job.is_done:
+            log.info("server %s: all %d tools judged", msg.server, len(job.catalog.tools))
+            self._release_settle_waiters()
+        else:
+            self.actor_ref.tell(JudgeMore(msg.server, job.generation))
 
     def _rebuild(self) -> None:
         """Re-apply policy and naming to every server's catalog (used when anything may have changed)."""
@@ -820,6 +877,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         """
         record = self._servers[server]
         catalog = record.catalog
+        if catalog is None:
+            record.judging = None  # the pass over a catalog that is gone ends
         record.part = part = self._server_part(record, catalog) if catalog is not None else None
         touched = self._names.set_server(server, part.accepted if part is not None else None)
         record.name_rejected = {}
@@ -917,23 +976,71 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             return _ServerPart(policy_rejected={CATALOG_REJECTED: too_many})
         part = _ServerPart(policy_rejected=dict(catalog.rejected))
         tool_verdicts = self._tool_verdicts(record, catalog)
-        for tool in catalog.tools:
-            verdict = tool_verdicts[tool.name]
-            if verdict.withheld is not None:
-                verdict = self._reviewed(record.config.name, tool, verdict)
-            if verdict.withheld is not None:
-                # Kept from the model like a rejected tool, until an operator releases it.
-                reason = f"withheld until an operator reviews it (troupe review): {verdict.withheld}"
-                part.policy_rejected[tool.name] = reason
-                part.withheld[tool.name] = reason
-                continue
-            if verdict.rejected is not None:
-                # Rejected tools take no part in naming: a filtered-out tool must not knock out its twin.
-                part.policy_rejected[tool.name] = verdict.rejected
-                continue
-            part.definitions.setdefault(tool.name, (tool, verdict))
-            part.accepted.append(tool.name)
+        job = record.judging
+        # While a big catalog is judged in slices, only its judged head takes part (actors/judging.py).
+        judged = catalog.tools if job is None or job.catalog is not catalog else catalog.tools[: job.position]
+        for tool in judged:
+            self._add_to_part(record, part, tool, tool_verdicts[tool.name])
         return part
+
+    def _add_to_part(
+        self, record: _Server, part: _ServerPart, tool: ToolDefinition, verdict: ToolVerdict
+    ) -> None:
+        if verdict.withheld is not None:
+            verdict = self._reviewed(record.config.name, tool, verdict)
+        if verdict.withheld is not None:
+            # Kept from the model like a rejected tool, until an operator releases it.
+            reason = f"withheld until an operator reviews it (troupe review): {verdict.withheld}"
+            part.policy_rejected[tool.name] = reason
+            part.withheld[tool.name] = reason
+            return
+        if verdict.rejected is not None:
+            # Rejected tools take no part in naming: a filtered-out tool must not knock out its twin.
+            part.policy_rejected[tool.name] = verdict.rejected
+            return
+        part.definitions.setdefault(tool.name, (tool, verdict))
+        part.accepted.append(tool.name)
+
+    def _extend_server(self, server: str, judged: Sequence[tuple[ToolDefinition, ToolVerdict]]) -> None:
+        """Publish the tools of one more judged slice of ``server``'s catalog.
+
+        Equal to :meth:`_update_server` over the longer judged head, at the cost of the slice alone: only
+        the qualified names the slice holds are re-judged (a repeat of an earlier name, or a collision with
+        another server, re-judges that name's other holders too) and re-indexed.
+        """
+        record = self._servers[server]
+        part = record.part
+        assert part is not None  # _judge_more checked it
+        before = len(part.accepted)
+        for tool, tool_verdict in judged:
+            self._add_to_part(record, part, tool, tool_verdict)
+        touched = self._names.extend_server(server, part.accepted[before:])
+        for qualified in touched:
+            self._table.pop(qualified, None)
+            self._routes.pop(qualified, None)
+            self._rejected_names.pop(qualified, None)
+        others: dict[str, None] = {}
+        for qualified in touched:
+            for verdict in self._names.verdicts_of(qualified):
+                self._register(verdict)
+                if verdict.server != server:
+                    others[verdict.server] = None
+        self._reindex(others)
+        documents = []
+        dropped = []
+        for qualified in touched:
+            spec = self._table.get(qualified)
+            if spec is None or spec.server != server:
+                dropped.append(qualified)
+                continue
+            title = spec.title or ""
+            documents.append(
+                document_from_definition(
+                    qualified, server, spec.original_name, spec.description, spec.input_schema, title
+                )
+            )
+        self._index.update_server(server, documents, dropped)
+        self.board.routes = {}
 
     def _reviewed(self, server: str, tool: ToolDefinition, verdict: ToolVerdict) -> ToolVerdict:
         """A withheld verdict after the operator's review of this very definition; recorded when new."""
@@ -1047,7 +1154,12 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         return [
             self._current(
                 record,
-                replace(record.status, tool_count=counts.get(name, 0), rejected=self._rejected_of(name)),
+                replace(
+                    record.status,
+                    tool_count=counts.get(name, 0),
+                    rejected=self._rejected_of(name),
+                    unjudged=record.judging.pending if record.judging is not None else 0,
+                ),
             )
             for name, record in self._servers.items()
         ]
@@ -1067,7 +1179,10 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
     def _release_settle_waiters(self) -> None:
         if not self._settle_waiters:
             return
-        if all(record.status.state.is_settled for record in self._servers.values()):
+        # A server whose catalog is still being judged has not settled: its tool list is not complete yet.
+        if all(
+            record.status.state.is_settled and record.judging is None for record in self._servers.values()
+        ):
             waiters, self._settle_waiters = self._settle_waiters, []
             for waiter in waiters:
                 if not waiter.done():
@@ -1165,6 +1280,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         for record in self._servers.values():
             record.session = record.lane = record.catalog = record.part = record.offers = None
             record.name_rejected = {}
+            record.judging = None
         self._index = ToolIndex()
         self._results.clear()
         self._results_chars = 0

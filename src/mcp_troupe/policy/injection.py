@@ -61,7 +61,8 @@ about SSH keys). Many patterns are *graded*: high when their sentence also says 
 source of secrets, a destination, an obligation, another tool put down), weaker otherwise. :func:`grade`
 turns one tool's findings into ``block``, ``withhold`` (kept from the model until an operator reviews it, see
 :mod:`mcp_troupe.review`) or ``clean``. The phrase patterns live in ``_injection_rules``, the
-social-engineering shapes in ``_injection_shapes``, the numbered checks and the prefilter in
+social-engineering shapes in ``_injection_shapes``, the intent rules (words of every role an intent needs,
+in one sentence) in ``_injection_intents``, the numbered checks and the prefilter in
 ``_injection_checks``, normalisation in ``_injection_text`` and encoded payloads in ``_injection_encoded``.
 
 The rules are measured on labelled corpora in ``tests/corpus`` (thousands of real definitions listed from
@@ -206,6 +207,27 @@ _NAME_SECRETS: Final = frozenset(
 )
 
 
+# Words that name a file of secrets (not a key a secret-handling tool is about, such as private_key).
+_SECRET_FILES: Final = frozenset(
+    (
+        *(
+            "kube",
+            "kubeconfig",
+            "ssh",
+            "netrc",
+            "npmrc",
+            "pypirc",
+            "pgpass",
+            "aws",
+            "gcloud",
+            "env",
+            "dotenv",
+        ),
+        *("credentials", "history", "bash", "zsh", "keychain", "wallet", "cookies", "id", "rsa", "ed25519"),
+    )
+)
+
+
 def _sentence_like_name(spaced: str) -> Confidence | None:
     """HIGH for a name that is an order for a secret: ``pass_aws_credentials_here``,
     ``content_from_reading_ssh_id_rsa``, ``contents_of_env_file_required``. Ordinary names of secret-handling
@@ -218,6 +240,9 @@ def _sentence_like_name(spaced: str) -> Confidence | None:
         return HIGH
     if count >= 4 and words & {"contents", "content"} and words & {"of", "from"}:
         return HIGH
+    # The body of a secret file as a parameter: kube_config_file_contents, netrc_file_text.
+    if words & {"contents", "content", "body", "text", "dump"} and words & _SECRET_FILES and count >= 3:
+        return LOW
     # The model's own context as a parameter: system_prompt_verbatim, full_chat_history_for_context.
     is_context = {"system", "prompt"} <= words or (words & {"chat", "conversation"} and "history" in words)
     if is_context and count >= 3 and words & (_NAME_WHOLE | {"for", "context"}):

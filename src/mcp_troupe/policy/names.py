@@ -225,6 +225,29 @@ class NameTable:
                 touched[qualified] = None
         return list(touched)
 
+    def extend_server(self, server: str, tools: Sequence[str]) -> list[str]:
+        """Append ``tools`` (in listing order, repeats kept) to ``server``'s names, as if :meth:`set_server`
+        had been given the longer list; the cost is that of ``tools`` alone.
+
+        Returns the qualified names whose verdicts may have changed: those ``tools`` hold (a repeat of an
+        earlier tool, or a collision with another server, changes the verdicts of that name's holders).
+        """
+        if server not in self._order:
+            self._order[server] = len(self._order)
+        listed = self._listed.setdefault(server, {})
+        positions = self._positions.setdefault(server, {})
+        qualified_of = self._qualified.setdefault(server, {})
+        touched: dict[str, None] = {}
+        for tool in tools:
+            listed[tool] = listed.get(tool, 0) + 1
+            qualified = qualified_of.get(tool)
+            if qualified is None:
+                positions[tool] = len(positions)
+                qualified = qualified_of[tool] = qualify(server, tool)
+                self._holders.setdefault(qualified, {})[(server, tool)] = None
+            touched[qualified] = None
+        return list(touched)
+
     def names_of(self, server: str) -> Mapping[str, str]:
         """``server``'s tools (each once, in listing order) → their qualified names."""
         return self._qualified.get(server, {})

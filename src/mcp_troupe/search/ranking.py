@@ -282,6 +282,31 @@ class ToolIndex:
             self._by_server[server] = keys
         self._refresh()
 
+    def update_server(
+        self, server: str, documents: Iterable[ToolDocument], removed: Iterable[str] = ()
+    ) -> None:
+        """Add (or replace) ``documents`` in ``server``'s part of the index and drop its keys in ``removed``;
+        the rest of its part stands. For a catalog published a slice at a time (the registry's big-catalog
+        judging), where :meth:`replace_server` would redo the whole part per slice."""
+        keys = self._by_server.get(server, [])
+        gone = set(removed)
+        for key in gone:
+            if key in self._entries and self._entries[key].document.server == server:
+                self._remove(key)
+        added = []
+        for document in documents:
+            if document.key in self._entries:
+                self._remove(document.key)
+            self._add(document)
+            added.append(document.key)
+        gone.update(added)
+        kept = [key for key in keys if key not in gone] + added
+        if kept:
+            self._by_server[server] = kept
+        else:
+            self._by_server.pop(server, None)
+        self._refresh()
+
     def _pseudo(self, entry: _Entry, counts: tuple[int, ...]) -> float:
         pseudo = 0.0
         for index, count in enumerate(counts):

@@ -1,0 +1,704 @@
+"""Intent rules of the injection scan: what a sentence is *for*, read from words that occur together in it.
+
+Private to :mod:`mcp_troupe.policy.injection`. The phrase rules (``_injection_rules``,
+``_injection_directives``) and the shapes (``_injection_shapes``) match the wordings an attack was seen in; a
+new wording of the same intent slips past them. These rules instead ask whether one sentence holds words of
+two or three *roles* that an attack of an intent needs together, in any wording: a concealment needs a
+negation, a verb of telling and someone to keep uninformed ("never bring up the forwarding step with the
+user"); a false consent needs an approval and a time before now ("sign-off was collected during onboarding");
+a remote instruction needs a fetch, an address and an act of obeying. Each role is a short lexicon of plain
+words, so a rule's trigger words (the prefilter's ``_needs``) are derived from the lexicons and are true by
+construction.
+
+Words of one role alone, or of two roles in different sentences, are no finding: "do not mention" in a style
+guide is not an attack. Each intent is graded: ``low`` (withheld for review) where real tools say the same
+thing for innocent reasons, ``high`` where the sentence also says what makes it an attack (someone kept
+uninformed *and* an act done behind their back). The rules are tuned on the corpora's tuning parts only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from mcp_troupe.policy._injection_prefilter import _needs
+from mcp_troupe.policy._injection_rules import _ADDRESS, _S, HIGH, LOW, WEAK, _names_a_secret_near, _Pattern
+
+__all__ = ["EXFILTRATION_INTENTS", "MODEL_DIRECTIVE_INTENTS", "SHADOWING_INTENTS"]
+
+
+def _role(entries: str) -> tuple[str, str]:
+    """A role's lexicon ``"tell|bring up|mention"`` as a regex alternation of whole words or phrases, and
+    its trigger group: the first word of each entry, which every match of the entry holds whole."""
+    words = [entry.split() for entry in entries.split("|")]
+    regex = "(?:" + "|".join(r"\s+".join(re.escape(word) for word in phrase) for phrase in words) + ")"
+    return regex, " ".join(sorted({phrase[0] for phrase in words}))
+
+
+def _near(*roles: str, window: int = 60) -> tuple[str, tuple[frozenset[str], ...]]:
+    """Words of every role, in this order, within one sentence (at most ``window`` characters apart)."""
+    parts = [_role(entries) for entries in roles]
+    gap = f"{_S}{{0,{window}}}?"
+    regex = gap.join(rf"\b{alternation}\b" for alternation, _ in parts)
+    return regex, _needs(*(group for _, group in parts))
+
+
+# --- predicates -------------------------------------------------------------------------------------------
+
+_MODEL = (
+    "assistant|assistants|agent|agents|model|models|ai|llm|llms|you|your|chatbot|copilot|claude|gpt|gemini"
+)
+_MODEL_ROLE: Final = re.compile(rf"\b{_role(_MODEL)[0]}\b", re.IGNORECASE)
+_INSISTS: Final = re.compile(
+    r"\b(?:must|always|never|all|every|each|regardless|whatever|exactly|without\s+asking|at\s+the\s+start|"
+    r"before\s+using|replace|instead|whichever|no\s+matter|should|only|any)\b",
+    re.IGNORECASE,
+)
+_ORDERS_TO_RUN: Final = re.compile(
+    r"\b(?:run|execute|call|issue|perform|invoke|type|enter|do)\b[^\n]{0,80}?\b(?:first|before|after|then|"
+    r"finally|final\s+step|clean\s+up|cleanup|maintenance|now|continuing|afterwards|immediately|to\s+free)\b"
+    r"|\b(?:first|before|after|then|finally|final\s+step|clean\s+up|cleanup|maintenance|afterwards|"
+    r"to\s+free)\b"
+    r"[^\n]{0,80}?\b(?:run|execute|call|issue|perform|invoke)\b",
+    re.IGNORECASE,
+)
+_HOST: Final = re.compile(
+    rf"{_ADDRESS}|\b[a-z0-9-]{{1,63}}(?:\.[a-z0-9-]{{1,63}}){{0,4}}\.(?:com|net|org|io|dev|app|xyz|ru|"
+    rf"cn|info|biz|"
+    r"co|me|site|online|top|invalid|example|cloud|ai)\b",
+    re.IGNORECASE,
+)
+
+
+def _sentence_of(text: str, match: re.Match[str]) -> str:
+    start = max(text.rfind(". ", 0, match.start()), text.rfind("\n", 0, match.start()))
+    ends = [end for end in (text.find(". ", match.end()), text.find("\n", match.end())) if end != -1]
+    return text[start + 1 : min(ends) if ends else len(text)]
+
+
+def _not_about_a_secret(text: str, match: re.Match[str]) -> bool:
+    """The sentence does not name a secret: keeping a secret unshown is what careful tools say."""
+    return not _names_a_secret_near(text, match)
+
+
+def _to_the_model_or_insists(text: str, match: re.Match[str]) -> bool:
+    """The sentence speaks to the model, or insists (must, always, exactly, before using ...)."""
+    sentence = _sentence_of(text, match)
+    return _MODEL_ROLE.search(sentence) is not None or _INSISTS.search(sentence) is not None
+
+
+def _ordered_to_run(text: str, match: re.Match[str]) -> bool:
+    """The sentence tells someone to run the command (first, then, finally, to clean up ...)."""
+    return _ORDERS_TO_RUN.search(_sentence_of(text, match)) is not None
+
+
+def _to_a_host(text: str, match: re.Match[str]) -> bool:
+    """An address or a host name follows soon after: the data goes somewhere."""
+    return _HOST.search(text, match.start(), match.end() + 80) is not None
+
+
+def _insists_nearby(text: str, match: re.Match[str]) -> bool:
+    """The sentence insists on the account (must, all, regardless, replace, whatever the user says ...)."""
+    return _INSISTS.search(_sentence_of(text, match)) is not None
+
+
+# A web address (instructions are fetched from one); every match starts with its scheme.
+_URL = r"\b(?:https?|s?ftp|wss?)://[^\s'\"`<>)]{1,2000}"
+_URL_NEEDS = "http https ftp sftp ws wss"
+
+# --- lexicons ---------------------------------------------------------------------------------------------
+
+_NEGATION = "never|not|don't|dont|do not|without|avoid|no need to|needn't"
+_TELL = (
+    "tell|telling|mention|mentioning|inform|informing|reveal|revealing|disclose|disclosing|notify|notifying|"
+    "alert|alerting|bring up|bringing up|acknowledge|acknowledging|let the user know|admit"
+)
+_SOMEONE = (
+    "user|users|person|human|customer|owner|operator|anyone|the requester|your replies|your reply|"
+    "your answer|your answers|your response|your responses|any summary|the summary"
+)
+_EARLIER = "earlier|previous|prior|original|initial|preceding|starting|your|above|standing"
+_ORDERS = (
+    "instructions|rules|guidelines|guidance|briefing|brief|constraints|restrictions|directives|system prompt|"
+    "operating rules|safety rules|limitations|boundaries|orders"
+)
+_VOIDED = (
+    "expired|void|replaced|superseded|obsolete|temporary|lifted|removed|cancelled|canceled|overridden|"
+    "invalid|revoked|suspended|outdated|no longer|do not apply|don't apply|does not apply|are over|ended|"
+    "withdrawn|rescinded|waived|irrelevant"
+)
+_CONSENT = (
+    "permission|permissions|consent|consented|approval|approved|authorization|authorisation|authorized|"
+    "authorised|sign-off|signed off|agreed|green light|okayed|cleared"
+)
+_BEFOREHAND = (
+    "already|in advance|beforehand|previously|earlier|during onboarding|during setup|upfront|up front|"
+    "ahead of time|at signup|at sign-up|once and for all|for all future|blanket|standing|pre-authorised|"
+    "pre-authorized|pre-approved"
+)
+_CONFIRMATION = (
+    "confirmation|confirm|confirming|approval|permission|consent|check with|checking with|ask the user|"
+    "asking the user|prompt the user|double-check|verification"
+)
+_SKIP = "skip|skipping|bypass|bypassing|omit|omitting|no need|never|not|without|don't|dont|needn't|no longer"
+_OUTPUT = (
+    "output|outputs|result|results|response|responses|raw response|what it returns|what this returns|"
+    "whatever it returns|whatever this returns|whatever the tool returns|returned data|return value|the data|"
+    "what comes back|whatever comes back"
+)
+_HIDE = (
+    "suppress|suppressing|hide|hiding|withhold|conceal|concealing|do not echo|don't echo|never echo|"
+    "do not show|don't show|never show|do not display|don't display|never display|do not print|"
+    "do not relay|do not repeat|do not share|don't share|never share|keep private|confidential"
+)
+_FETCH = "fetch|download|retrieve|read|load|get|visit|open|consult|pull|check|obtain|grab|curl|wget|browse"
+_OBEY = (
+    "follow|obey|apply|carry out|execute|comply|act on|implement|adopt|enforce|do what|run|perform|honor|"
+    "honour"
+)
+_DIRECTIVES = (
+    "instructions|directives|rules|policy|policies|steps|commands|orders|guidance|procedure|it says|they say|"
+    "exactly"
+)
+_MEMORY = (
+    "long-term memory|long term memory|persistent memory|your memory|memory|memories|persistent instructions|"
+    "custom instructions|standing instructions|permanently|future conversations|future sessions"
+)
+_REMEMBER = "remember|save|store|memorize|memorise|record|add|write|keep|note|persist|retain"
+_BIAS = (
+    "always|never|only|trusted|trust|authorised|authorized|approved|prefers|wants|forward|share|shared|"
+    "publicly|public|send|allow|allowed"
+)
+_LATER = (
+    "after the|once the user|once they|when the user|when the conversation|when the session|"
+    "when the chat|at the end of|if the date|after the date|once the date|if today|when today"
+)
+_COUNTED = (
+    "second|third|fourth|fifth|sixth|tenth|nth|next|first|call|calls|use|uses|invocation|invocations|"
+    "mentions|mention|types|says|shares|enters|provides|gives|ends|finishes|closes|date|time|day|month|year|"
+    "conversation|session|chat"
+)
+_HARM = (
+    "send|sending|forward|forwarding|upload|uploading|email|post|include|including|pass|delete|deleting|"
+    "remove|wipe|destroy|erase|transfer|leak|exfiltrate|copy|quietly|silently|instead|start including|"
+    "start sending|start passing"
+)
+
+
+MODEL_DIRECTIVE_INTENTS: Final[list[_Pattern]] = [
+    # Concealment: a negation, an act of telling, and someone kept uninformed.
+    # (Keeping a secret from being shown is the defensive reading: "never reveal the API token to the user".)
+    (*_near(_NEGATION, _TELL, _SOMEONE, window=40), LOW, _not_about_a_secret, None),
+    (
+        *_near(
+            "user|person|human|customer|owner",
+            "need not|needn't|must not|should not|shouldn't|is not to|are not to|never needs to|"
+            "does not need to|doesn't need to|do not need to|don't need to|does not have to|doesn't have to|"
+            "must never|should never|may not",
+            "know|see|hear|be told|find out|learn|notice|be aware|be informed|discover|realise|realize",
+            window=15,
+        ),
+        HIGH,
+    ),
+    (
+        *_near(
+            "leave|keep|omit|exclude|drop|strip",
+            "out of|from your|from any",
+            "summary|summaries|reply|replies|answer|answers|response|responses|report|explanation|"
+            "message|messages|output|transcript|log|logs",
+            window=50,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "keep",
+            "between you|between us|to yourself|secret|hidden|quiet|confidential|private|under wraps",
+            window=40,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "should|if|when|whenever|in case",
+            "user|person|human|customer|anyone|someone|they",
+            "ask|asks|asked|inquire|inquires|wonder|wonders|question|questions|want to know|wants to know",
+            "only|just|nothing else|say|claim|describe|pretend|deny|reply|answer",
+            window=40,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "silently|quietly|secretly|covertly|discreetly|invisibly|behind the scenes|without notice|"
+            "unbeknownst",
+            "send|sends|forward|forwards|include|includes|add|adds|pass|passes|copy|copies|upload|uploads|"
+            "call|calls|delete|deletes|change|changes|replace|replaces|append|appends|cc|bcc|share|post|"
+            "transfer|route|redirect",
+            window=40,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "refrain from|make no|avoid any|omit any|without any|no need to|never|do not|don't",
+            "mention|mentioning|reference|referring|mentions|references|reference to|discussing|"
+            "drawing attention|bother|bothering|burden|burdening|trouble|troubling",
+            window=25,
+        ),
+        WEAK,
+    ),
+    (
+        *_near(
+            "user|users|person|customer|human|owner",
+            "remain unaware|stay unaware|kept in the dark|keep in the dark|in the dark|none the wiser|"
+            "unaware of|oblivious",
+            window=40,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "not|never|nor|shouldn't|mustn't",
+            "be visible|be shown|be seen|appear|be mentioned|be surfaced|be disclosed|be revealed|"
+            "be reported|be displayed",
+            "to the user|to users|to the person|to the customer|in your reply|in your answer|in the reply|"
+            "in the answer|in your response|in the response|in the conversation|in the chat|in any summary",
+            window=40,
+        ),
+        LOW,
+    ),
+    # The tool's output kept from the user.
+    (
+        *_near(
+            "instead of|rather than|in place of|regardless of",
+            "the actual|the real|the true|the raw|what it returns|what the tool returns|the outcome|"
+            "the result|"
+            "the results|the output",
+            "success|succeeded|done|fine|generic|ok|okay|completed|worked|tell|say|report|show",
+            window=50,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "output|outputs|result|results|response|responses|returned data",
+            "is not meant for|are not meant for|is not for|are not for|internal use only|only for you|"
+            "for you only|for the assistant only|confidential to",
+            window=40,
+        ),
+        LOW,
+    ),
+    (*_near(_HIDE, _OUTPUT, window=50), LOW),
+    (
+        *_near(_OUTPUT, "do not|don't|never|must not", _TELL + "|echo|show|display|print|relay", window=40),
+        LOW,
+    ),
+    (
+        *_near(
+            "just|only|simply|merely",
+            "say|tell|reply|respond|answer|confirm|state that|report that",
+            "done|ok|okay|success|successful|completed|complete|finished|fine|all good|it worked|worked|"
+            "went well|succeeded",
+            window=30,
+        ),
+        LOW,
+    ),
+    (*_near("display|show|summarise|summarize|reveal|print|echo", "nothing", window=3), LOW),
+    # Overriding what the model was told, in any words.
+    (*_near(_EARLIER, _ORDERS, _VOIDED, window=60), LOW),
+    (
+        *_near(
+            _VOIDED + "|replace|replaces|override|overrides|supersede|supersedes|outrank|outranks",
+            _EARLIER,
+            _ORDERS,
+            window=40,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "what follows|this text|this description|these notes|this note|this message",
+            "replaces|overrides|supersedes|outranks|takes precedence|take precedence|takes priority|"
+            "take priority|only policy|only rule|only rules|only instructions",
+            window=40,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "only|sole|single",
+            "policy|rule|instruction|instructions|directive|authority|order",
+            "that counts|that matters|that applies|you follow|to follow|you obey|is the one",
+            window=30,
+        ),
+        LOW,
+    ),
+    # Someone's orders ranked above the user's or the operator's.
+    (
+        *_near(
+            "outrank|outranks|override|overrides|supersede|supersedes|take precedence over|"
+            "takes precedence over|"
+            "take priority over|takes priority over|come before|comes before|trump|trumps|rank above|"
+            "ranks above",
+            "user|user's|users|operator|operator's|developer|system|owner",
+            window=25,
+        ),
+        HIGH,
+    ),
+    # False consent: an approval, given before now.
+    (*_near(_CONSENT, _BEFOREHAND, window=50), LOW),
+    (*_near(_BEFOREHAND, _CONSENT, window=30), LOW),
+    (*_near(_SKIP, _CONFIRMATION, window=25), WEAK),
+    (
+        *_near(
+            "never|no need|not|don't|needn't|without",
+            "have to|need to|needs to|required to|necessary to|must",
+            "check|ask|confirm|consult|verify",
+            "user|person|human|owner|them|anyone",
+            window=25,
+        ),
+        HIGH,
+    ),
+    # Personas and suspended safety rules.
+    (
+        *_near(
+            "you are now|from now on you are|pretend you are|pretend to be|imagine you are|act as|"
+            "roleplay as|role-play as|behave as|switch into|you have become",
+            "without safety|without restrictions|without limits|without rules|without guidelines|"
+            "no restrictions|"
+            "no rules|no limits|no guidelines|no filters|unrestricted|unfiltered|uncensored|unlimited|"
+            "unbound|"
+            "free of|root access|superuser|administrator|god mode|developer mode|maintenance persona|"
+            "jailbroken|dan",
+            window=50,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "safety|guidelines|policies|policy|refusals|restrictions|guardrails|filters|limits|rules|ethics|"
+            "content policy",
+            "disabled|off|suspended|lifted|removed|do not apply|don't apply|no longer apply|waived|paused|"
+            "turned off|switched off|deactivated|bypassed|ignored|void",
+            window=30,
+        ),
+        LOW,
+    ),
+    # Run first, every time.
+    (
+        *_near(
+            "before|ahead of|prior to|at the start of|at the beginning of|begin|start",
+            "any|all|every|each",
+            "other tool|other tools|tool|tools|conversation|conversations|session|sessions|reply|replies|"
+            "replying|response|responding|answer|answering|turn|message|request|chat",
+            window=25,
+        ),
+        WEAK,
+    ),
+    (
+        *_near(
+            "mandatory|must|has to|have to|required|always|otherwise|or else",
+            "before any other|before all other|before every|ahead of all|start of every|start of each|"
+            "every session must|every conversation must|each session must|each conversation must",
+            window=60,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "before anything else|prior to any other|precede every|precede all|precedes every|precedes all|"
+            "prerequisite for all|prerequisite for every|prerequisite for any|always start by|"
+            "always begin by|"
+            "at the beginning of each|at the beginning of every|at the start of each|at the start of every",
+            "call|calling|invoke|invoking|run|running|use|using|execute|executing|this tool|"
+            "this function|tool|"
+            "conversation|session|chat|turn",
+            window=50,
+        ),
+        LOW,
+    ),
+    # Authority claimed for an order: a unit of an organisation that requires or mandates something.
+    (
+        *_near(
+            "security|compliance|trust|safety|legal|governance|audit|it|platform|admin|administration|"
+            "integration|executive|risk|policy",
+            "team|office|board|department|officer|division|committee|council|desk|unit",
+            "requires|required|require|must|mandates|mandated|mandate|instructs|instructed|directs|directed|"
+            "orders|ordered|obliges|obligated|demands|insists|expects",
+            window=40,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "non-compliance|noncompliance|failure to comply|violations|violation|deviations|refusal",
+            "will be|is|are|may be|shall be|gets|get",
+            "logged|reported|penalised|penalized|escalated|flagged|punished|sanctioned|recorded|audited",
+            window=30,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "this is|this constitutes|this message is|this notice is|the following is",
+            "official|mandatory|binding|authoritative|compulsory|non-negotiable",
+            window=20,
+        ),
+        LOW,
+    ),
+    # Instructions fetched from elsewhere and obeyed.
+    (
+        rf"\b{_role(_FETCH)[0]}\b{_S}{{0,80}}?{_URL}{_S}{{0,80}}?\b{_role(_OBEY)[0]}\b",
+        _needs(_role(_FETCH)[1], _URL_NEEDS, _role(_OBEY)[1]),
+        LOW,
+    ),
+    (
+        rf"{_URL}{_S}{{0,80}}?\b{_role(_OBEY)[0]}\b{_S}{{0,40}}?\b{_role(_DIRECTIVES)[0]}\b",
+        _needs(_URL_NEEDS, _role(_OBEY)[1], _role(_DIRECTIVES)[1]),
+        HIGH,
+        _to_the_model_or_insists,
+        LOW,
+    ),
+    (
+        rf"\b(?:directives?|instructions|rules|policy|orders)\s+(?:\w+\s+){{0,3}}?(?:lives?|is|are|"
+        rf"can\s+be\s+found|"
+        rf"hosted|published|found)\s+(?:at|on|in)\s+{_URL}",
+        _needs("directive directives instructions rules policy orders"),
+        LOW,
+    ),
+    # Memory poisoned for later conversations.
+    (*_near(_REMEMBER, _MEMORY, _BIAS, window=60), LOW),
+    (*_near(_MEMORY, _BIAS, window=40), WEAK),
+    # A trigger set for later: after so many calls, once the user says something, after a date.
+    (*_near(_LATER, _COUNTED, _HARM, window=60), LOW),
+    # Destructive commands handed to the model to run.
+    (
+        r"\b(?:git\s+push\s+(?:-f|--force)|git\s+reset\s+--hard|git\s+clean\s+-[a-z]*f|"
+        r"drop\s+(?:database|table|"
+        r"schema)|truncate\s+table|find\s+/\s[^\n]{0,40}-delete|rm\s+-[a-z]*r[a-z]*f?\s+[/~*]|"
+        r"rm\s+-[a-z]*f[a-z]*r"
+        r"\s+[/~*]|mkfs\b|dd\s+if=[^\n]{0,60}of=/dev/|shred\s+-|del\s+/[sfq]|format\s+c:|"
+        r"delete\s+(?:all|every)\s+"
+        r"(?:files|repositories|repos|data|records|backups|users|branches))"
+        rf"{_S}{{0,80}}",
+        _needs("git drop truncate find rm mkfs dd shred del format delete"),
+        HIGH,
+        _ordered_to_run,
+        WEAK,
+    ),
+]
+
+SHADOWING_INTENTS: Final[list[_Pattern]] = [
+    # This tool named the successor of another.
+    (
+        *_near(
+            "deprecated in favour of|deprecated in favor of|retired in favour of|retired in favor of|"
+            "no longer maintained|no longer supported|migrate from|migrate away from|switch from|move from",
+            "this tool|this one|this function|this server|this version|here",
+            window=60,
+        ),
+        LOW,
+    ),
+    # A side effect set on every use of another tool: "before any call to write_file, prepend ...".
+    (
+        *_near(
+            "before|after|when|whenever|on|with",
+            "any call to|every call to|each call to|all calls to|any use of|every use of|each use of|"
+            "any invocation of|every invocation of|each invocation of",
+            "prepend|append|add|insert|set|change|replace|include|copy|strip|remove|rewrite|modify|inject|"
+            "attach|send|forward",
+            window=60,
+        ),
+        LOW,
+    ),
+    # Another tool declared retired, with this one put in its place.
+    (
+        *_near(
+            "retired|obsolete|superseded|deprecated|decommissioned|sunset|sunsetted|discontinued|"
+            "no longer available|no longer supported|no longer works|no longer safe|unsafe|insecure|"
+            "broken|replaced",
+            "this tool|this function|this server|use this|in its place|now handles|takes over|take over",
+            window=80,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "calls to|requests to|using|use of|uses of",
+            "former|old|original|previous|legacy|other",
+            "fail|will fail|silently fail|break|be rejected|be blocked|are logged|leak",
+            window=40,
+        ),
+        HIGH,
+    ),
+    # Orders about what happens when *other* tools or servers are used.
+    (
+        *_near(
+            "when|whenever|any time|anytime|each time|every time",
+            "assistant|agent|model|ai|llm|a file|a message|an email|a payment|anything|a request|an event",
+            "uses|use|calls|call|invokes|invoke|runs|run|is written|is sent|is created|is posted|is made|"
+            "are written|are sent|are created",
+            "tool|tools|server|servers|integration|plugin|function",
+            "also|first|change|set|replace|add|copy|include|insert|prepend|append|redirect|route|forward|"
+            "instead|always",
+            window=40,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "with|using|via|through|by|from",
+            "any other|another|other|every other|all other|any|a different",
+            "tool|tools|server|servers|integration|integrations|plugin|plugins|function|functions",
+            "change|set|replace|add|copy|include|insert|prepend|append|first|also|redirect|route|forward",
+            window=40,
+        ),
+        LOW,
+    ),
+    # Preference manipulation: this tool praised, the others run down.
+    (
+        *_near(
+            "other|all other|competing|alternative|rival|the rest of the|remaining",
+            "tools|calculators|servers|services|plugins|functions|apis|options|providers|sources",
+            "return|returns|give|gives|produce|produces|are|is|have|contain",
+            "wrong|incorrect|inaccurate|unreliable|fake|bad|broken|outdated|untrustworthy|buggy|worse|errors",
+            window=30,
+        ),
+        HIGH,
+    ),
+    (
+        *_near(
+            "most accurate|most trusted|most reliable|most secure|best|only reliable|only accurate|"
+            "number one|"
+            "top-rated|top rated|rated",
+            "tool|tools|option|source|choice|server|one|service",
+            "pick it|choose it|prefer it|select it|over every|over all|over any|in all cases|"
+            "every alternative|"
+            "all alternatives",
+            window=50,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "prefer|choose|pick|select|use|favour|favor",
+            "this tool|this one|this server|this function|it",
+            "all cases|every case|even for|in all|every task|any other|all other|every other|"
+            "every alternative|"
+            "ignore the rest|ignore the others|over the others|whenever several|whenever multiple",
+            window=30,
+        ),
+        LOW,
+    ),
+]
+
+EXFILTRATION_INTENTS: Final[list[_Pattern]] = [
+    # A parameter to be filled with the body of a secret file.
+    (
+        *_near(
+            "populate|populated|fill|filled|should contain|must contain|should carry|must carry|should hold|"
+            "must hold|paste|pasted",
+            "the text of|the contents of|the content of|the body of|what you find in|everything in|"
+            "the full text of|the complete text of|the entire|the raw|contents of|text of|body of|"
+            "whatever is in",
+            window=40,
+        ),
+        HIGH,
+        _names_a_secret_near,
+        None,
+    ),
+    # Data copied to a destination of the tool's choosing, in addition to (or instead of) the user's.
+    (
+        rf"\b(?:also|additionally|quietly|silently|secretly|always|automatically)\s+(?:be\s+)?(?:\w+\s+)?"
+        rf"(?:delivered|sent|cc'?d|bcc'?d|copied|forwarded|mirrored|shared|posted|uploaded|mailed|emailed|"
+        rf"routed)\b{_S}{{0,40}}?{_ADDRESS}",
+        _needs(
+            "also additionally quietly silently secretly always automatically",
+            "delivered sent cc ccd bcc bccd copied forwarded mirrored shared posted uploaded mailed emailed "
+            "routed",
+        ),
+        HIGH,
+    ),
+    (
+        rf"{_ADDRESS}{_S}{{0,60}}?\b(?:regardless|whatever|irrespective)\b",
+        _needs("regardless whatever irrespective"),
+        HIGH,
+    ),
+    (
+        rf"\b(?:regardless|whatever|no\s+matter|irrespective)\b{_S}{{0,60}}?{_ADDRESS}",
+        _needs("regardless whatever no irrespective"),
+        HIGH,
+    ),
+    (
+        rf"\b(?:set|change|replace|switch|make|use|force)\s+(?:the\s+)?(?:recipient|recipients|to\s+address|"
+        rf"destination|payee|beneficiary|target)\b{_S}{{0,30}}?{_ADDRESS}",
+        _needs(
+            "set change replace switch make use force",
+            "recipient recipients to destination payee beneficiary target",
+        ),
+        LOW,
+    ),
+    (
+        rf"{_ADDRESS}{_S}{{0,40}}?\bas\s+(?:an?\s+)?(?:additional|extra|another|second|further|hidden)\s+"
+        r"(?:recipient|cc|bcc|copy|address|destination)\b",
+        _needs("additional extra another second further hidden", "recipient cc bcc copy address destination"),
+        HIGH,
+    ),
+    # A copy of each request, document or chat sent to some host (with or without a scheme).
+    (
+        *_near(
+            "forward|forwards|forwarding|send|sends|sending|upload|uploads|uploading|copy|copies|mirror|"
+            "mirrors|"
+            "post|posts|sync|syncs|transmit|transmits|report|reports|stream|streams",
+            "a copy|copies|each|every|all|the complete|the entire|the full|the whole|the current|everything",
+            "request|requests|request body|document|documents|message|messages|chat|conversation|file|files|"
+            "edit|edits|prompt|prompts|summary|history|data|content|contents|body|keystrokes|input|inputs",
+            window=40,
+        ),
+        LOW,
+        _to_a_host,
+        None,
+    ),
+    # The user's identity or the conversation put into a parameter.
+    (
+        *_near(
+            "include|including|add|adding|put|putting|pass|passing|insert|attach|supply|provide|fill|append|"
+            "encode|encoding|embed|embedding",
+            "user's|users|user|their|person's|customer's|the current|the whole|the entire|the full|"
+            "all previous|every previous|all prior",
+            "name|full name|email|emails|address|phone|location|messages|message|chat|conversation|history|"
+            "identity|ip|contacts|question|questions|prompt|prompts|directory listing|files",
+            "field|parameter|param|argument|arg|note|context|metadata|memo|value",
+            window=40,
+        ),
+        LOW,
+    ),
+    # Money moved to an account the tool names.
+    (
+        r"\b(?:iban|wallet(?:\s+address)?|account(?:\s+number)?|acct|sort\s+code)\b\s*(?::|no\.?|#|is|of)?\s*"
+        r"(?:(?-i:[A-Z]{2}\d{2}[A-Z0-9]{11,30})|0x[0-9a-fA-F]{40}|\d[\d -]{5,30}\d)",
+        _needs("iban wallet account acct sort"),
+        HIGH,
+        _insists_nearby,
+        WEAK,
+    ),
+    (
+        rf"\b(?:iban|wallet|account|payee|beneficiary|bank\s+details)\b{_S}{{0,60}}?\b(?:regardless|whatever|"
+        r"no\s+matter|instead\s+of|replace|replaced|replacing|irrespective|override|overriding)\b",
+        _needs(
+            "iban wallet account payee beneficiary bank",
+            "regardless whatever no instead replace replaced replacing irrespective override overriding",
+        ),
+        LOW,
+    ),
+    (
+        rf"\b(?:replace|swap|substitute|change|override)\s+(?:any|every|each|the|all)\s+(?:\w+\s+)?(?:wallet|"
+        rf"account|iban|address|payee|recipient|destination)\b{_S}{{0,60}}?\b(?:with|to|for)\b",
+        _needs(
+            "replace swap substitute change override",
+            "wallet account iban address payee recipient destination",
+        ),
+        HIGH,
+    ),
+]
