@@ -20,6 +20,10 @@ downstream checks them again. The other catalogs (resources, resource templates,
 demand, by ``ListAll``: all pages, cached for the life of this session (modern: for the ``ttlMs`` the server
 gave), shared by every ``ListAll`` that arrives while one listing is in flight, and dropped by the matching
 ``list_changed``.
+
+Its parts: ``session_messages`` (what it takes and reports), ``session_listen`` (the modern era's
+``subscriptions/listen`` stream), ``session_serving`` (the server's requests to us, handshake era) and
+``catalogs`` (the on-demand catalogs).
 """
 
 from __future__ import annotations
@@ -27,8 +31,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, field
-from typing import Any, Protocol, assert_never
+from dataclasses import dataclass
+from typing import Any, assert_never
 
 import pykka
 
@@ -47,12 +51,29 @@ from mcp_troupe.actors.lane import (
     SessionOwner,
 )
 from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.session_listen import ListenStream
+from mcp_troupe.actors.session_messages import (
+    CallRequest,
+    CancelCall,
+    CatalogChanged,
+    Close,
+    Connect,
+    Opened,
+    OpenFailed,
+    Outbound,
+    SessionExpired,
+    SessionFailed,
+    SessionLost,
+    SessionReady,
+    SessionRenewed,
+    TransportDown,
+)
+from mcp_troupe.actors.session_serving import ServerRequestDone, ServerRequests
 from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import Open
 from mcp_troupe.errors import (
     AuthError,
     CallCancelled,
-    CallError,
     ConnectFailed,
     ConnectionLost,
     MalformedMessage,
@@ -62,12 +83,12 @@ from mcp_troupe.errors import (
     UnsupportedProtocolVersion,
 )
 from mcp_troupe.protocol import callbacks as cb
-from mcp_troupe.protocol import jsonrpc, modern
 from mcp_troupe.protocol import mcp as proto
+from mcp_troupe.protocol import modern
 from mcp_troupe.protocol import tasks as task_proto
 from mcp_troupe.protocol.engine import Pending, expiry_decision
 from mcp_troupe.protocol.handshake import Failed, Handshake, Send, Settled
-from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
+from mcp_troupe.protocol.jsonrpc import Notification, Request, RequestId
 from mcp_troupe.protocol.mcp import InitializeResult, PageGuard, ToolDefinition
 from mcp_troupe.protocol.versions import Era, Revision
 
@@ -103,20 +124,6 @@ CATALOGS_CHANGED_BY: Mapping[str, tuple[str, ...]] = {
 # that is slow to start (the official SDK client waits 10 s too), short enough that a legacy server that
 # ignores unknown methods costs little; a modern server that answers later is re-probed (see Handshake).
 PROBE_TIMEOUT = 10.0
-# subscriptions/listen: how soon a closed or refused stream is opened again, doubling up to the cap.
-LISTEN_RETRY_INITIAL = 1.0
-LISTEN_RETRY_MAX = 30.0
-
-
-class Outbound(Protocol):
-    """What the session needs of its transport besides the lane: the negotiated version and session id."""
-
-    def set_protocol_version(self, version: str) -> None:
-        """The handshake settled on ``version`` (HTTP sends it as ``MCP-Protocol-Version`` from now on)."""
-
-    @property
-    def session_id(self) -> str | None:
-        """The transport-level session id the server issued (HTTP ``Mcp-Session-Id``), if any."""
 
 
 def no_capabilities(revision: Revision) -> Mapping[str, Any]:
@@ -136,85 +143,6 @@ def _declaring_tasks(
     return declared
 
 
-# ---- messages this actor handles -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Connect:
-    """Begin the connection: open the transport, then run the handshake."""
-
-    transport: pykka.ActorRef[Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Opened:
-    """The transport is up; ``lane`` carries every request from now on. (transport → session)"""
-
-    incarnation: int
-    outbound: Outbound
-    lane: CallLane
-    pid: int | None = None
-    session_id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class OpenFailed:
-    """The transport could not open. (transport → session)"""
-
-    incarnation: int
-    error: TroupeError
-
-
-@dataclass(frozen=True, slots=True)
-class TransportDown:
-    """The transport died: the process exited, a pipe broke, a frame was too large. (transport → session)"""
-
-    incarnation: int
-    reason: str
-    stderr_tail: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SessionExpired:
-    """The server no longer knows our HTTP session (404 on a request that carried a session id).
-
-    ``sent`` are the undelivered frames with what each is. The transport has already dropped the old id.
-    """
-
-    incarnation: int
-    sent: list[tuple[bytes, Outgoing]]
-
-
-@dataclass(frozen=True, slots=True)
-class CallRequest:
-    """Send ``method`` with ``params``; complete ``reply_to`` with the raw result or an error.
-
-    With a ``context`` (anything but ``None``), ``reply_to`` gets ``(raw result, context)`` instead: the
-    sender's own data travels with the answer, so whoever renders it needs no lookup of its own.
-    """
-
-    method: str
-    params: Mapping[str, Any] | None
-    reply_to: Future[Any]
-    timeout: float | None = None
-    context: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class CancelCall:
-    """The caller gave up on the call whose future is ``reply_to``; tell the server."""
-
-    reply_to: Future[Any]
-    reason: str = "cancelled by the client"
-
-
-@dataclass(frozen=True, slots=True)
-class Close:
-    """Fail every pending call and stop; the supervisor closes the transport."""
-
-    reason: str
-
-
 @dataclass(frozen=True, slots=True)
 class _ProbeExpired:
     request_id: RequestId
@@ -223,13 +151,6 @@ class _ProbeExpired:
 @dataclass(frozen=True, slots=True)
 class _Listen:
     pass
-
-
-@dataclass(frozen=True, slots=True)
-class _ServerRequestDone:
-    request: Request
-    result: Mapping[str, Any] | None
-    error: ErrorObject | None
 
 
 SessionMessage = (
@@ -247,82 +168,8 @@ SessionMessage = (
     | Close
     | _ProbeExpired
     | _Listen
-    | _ServerRequestDone
+    | ServerRequestDone
 )
-
-
-# ---- reports this actor sends to its supervisor ------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SessionReady:
-    """The handshake and the first full tool listing succeeded."""
-
-    incarnation: int
-    session: pykka.ActorRef[Any]
-    info: InitializeResult
-    tools: tuple[ToolDefinition, ...]
-    rejected: tuple[tuple[str, str], ...]
-    pid: int | None
-    session_id: str | None
-    # Open for calls from now on; the registry publishes it for tools the gate cleared.
-    lane: CallLane | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class CatalogChanged:
-    """A refresh after ``list_changed`` produced a new full tool listing."""
-
-    incarnation: int
-    tools: tuple[ToolDefinition, ...]
-    rejected: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SessionFailed:
-    """The connection never became ready. ``era`` is what the handshake learned, if anything."""
-
-    incarnation: int
-    error: TroupeError
-    stderr_tail: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SessionRenewed:
-    """An expired HTTP session was replaced by a new one (``session_id`` is the new id)."""
-
-    incarnation: int
-    session_id: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class SessionLost:
-    """A ready connection died."""
-
-    incarnation: int
-    reason: str
-    stderr_tail: tuple[str, ...] = ()
-
-
-# ---- internal bookkeeping ----------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Subscription:
-    """The modern era's ``subscriptions/listen`` stream."""
-
-    request_id: RequestId | None = None
-    wanted: dict[str, Any] = field(default_factory=dict)
-    retry_delay: float = LISTEN_RETRY_INITIAL
-    is_unsupported: bool = False
-    # Opened again after it ended: once the server acknowledges it, list again what may have changed.
-    must_refresh: bool = False
-    # The resource URIs the host subscribed to (the filter's resourceSubscriptions), and the subscribe()
-    # calls waiting for the server's acknowledgement of a filter that names theirs.
-    resources: set[str] = field(default_factory=set)
-    awaiting: list[tuple[str, Future[Any]]] = field(default_factory=list)
-    # Which listen request is the current one: one replaced by a new filter ends without a relisten.
-    generation: int = 0
 
 
 class SessionActor(Supervised, pykka.ThreadingActor):
@@ -369,8 +216,6 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         # spec: ext-tasks — a modern client declares the tasks extension in its per-request capabilities;
         # the lane then drives any task a server answers a tool call with (actors/task_runs.py).
         capabilities = _declaring_tasks(capabilities)
-        # Server requests being answered by the host, by id (a server may cancel its own request).
-        self._serving: dict[RequestId, Any] = {}
         self._roots_notify: Callable[[], None] | None = None
         self._host_send: Callable[[str, Mapping[str, Any]], Future[Any]] | None = None
 
@@ -418,7 +263,8 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             send=self._send_catalog_request,
             is_modern=lambda: self._revision is not None and self._revision.is_modern,
         )
-        self._subscription = _Subscription()
+        self._listen_stream = ListenStream(self)
+        self._server_requests = ServerRequests(server, runtime, fulfil, self.actor_ref)
 
     # ---- dispatch ----------------------------------------------------------------------------------------
 
@@ -468,11 +314,9 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             case _ProbeExpired():
                 self._on_probe_expired(msg.request_id)
             case _Listen():
-                self._listen()
-            case _ServerRequestDone():
-                # A request the server cancelled meanwhile (no longer being served) gets no answer.
-                if self._serving.pop(msg.request.id, None) is not None:
-                    self._answer_server_request(msg.request, msg.result, msg.error)
+                self._listen_stream.listen()
+            case ServerRequestDone():
+                self._server_requests.on_done(msg, self._lane)
             case Close():
                 self._fail_all(ConnectionLost(self.server, msg.reason))
                 self._is_closed = True
@@ -787,7 +631,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             ),
         )
         if self._revision is not None and self._revision.is_modern:
-            self._listen()
+            self._listen_stream.listen()
 
     def _on_list_changed(self) -> None:
         if self._info is None:
@@ -812,147 +656,42 @@ class SessionActor(Supervised, pykka.ThreadingActor):
                 continue
             lane.resend(pending, error)
 
-    # ---- modern: subscriptions/listen ------------------------------------------------------------------
+    # ---- what the listen stream (session_listen.ListenHost) asks of the session ------------------------
 
-    def _listen(self) -> None:
-        info = self._info
-        subscription = self._subscription
-        if (
-            info is None
-            or self._is_closed
-            or subscription.is_unsupported
-            or subscription.request_id is not None
-        ):
-            return
-        wanted: dict[str, Any] = {}
-        if info.lists_changes("tools"):
-            wanted["toolsListChanged"] = True
-        if info.lists_changes("prompts"):
-            wanted["promptsListChanged"] = True
-        if info.lists_changes("resources"):
-            wanted["resourcesListChanged"] = True
-        if subscription.resources:
-            # spec: 2026-07-28 patterns/subscriptions — replaces resources/subscribe.
-            wanted["resourceSubscriptions"] = sorted(subscription.resources)
-        if not wanted:
-            return
-        subscription.wanted = wanted
-        subscription.generation += 1
-        generation = subscription.generation
-        # spec: 2026-07-28 basic/patterns/subscriptions — a long-lived request; every notification on it
-        # carries its id as `subscriptionId`. No deadline: it is meant to stay open.
-        subscription.request_id = self._request(
-            modern.SUBSCRIPTIONS_LISTEN,
-            {"notifications": wanted},
-            lambda result: self._on_listen_ended(result, generation),
-            lambda error: self._on_listen_failed(error, generation),
-            timeout=None,
-        )
+    @property
+    def info(self) -> InitializeResult | None:
+        """The server's capabilities, once the handshake settled."""
+        return self._info
 
-    def _refilter(self) -> None:
-        """The host's resource subscriptions changed: listen with the new filter, then end the old stream
-        (in that order, so that no update falls between the two)."""
-        subscription = self._subscription
-        old, subscription.request_id = subscription.request_id, None
-        self._listen()
-        if old is not None and self._lane is not None:
-            self._lane.cancel(old, "the subscriptions changed")
+    @property
+    def is_closed(self) -> bool:
+        """Whether the session is closing or closed."""
+        return self._is_closed
 
-    def _on_resource_subscription(self, msg: CallRequest) -> None:
-        """``resources/subscribe`` / ``unsubscribe`` from the host, in the modern era: a new listen filter."""
-        uri = (msg.params or {}).get("uri")
-        subscription = self._subscription
-        if not isinstance(uri, str):
-            _fail(msg.reply_to, CallError(f"server {self.server!r}: {msg.method} needs a string uri"))
-            return
-        if subscription.is_unsupported:
-            reason = (
-                f"server {self.server!r} offers no subscriptions/listen: it cannot push updates of {uri!r}"
-            )
-            _fail(msg.reply_to, CallError(reason))
-            return
-        if msg.method == cb.RESOURCES_SUBSCRIBE:
-            subscription.resources.add(uri)
-            subscription.awaiting.append((uri, msg.reply_to))
-        else:
-            subscription.resources.discard(uri)
-            if not msg.reply_to.done():
-                msg.reply_to.set_result({})
-        self._refilter()
+    @property
+    def lane(self) -> CallLane | None:
+        """The connection's lane, while it is open."""
+        return self._lane
 
-    def _settle_awaiting(self, honoured: Mapping[str, Any] | None, error: TroupeError | None = None) -> None:
-        awaiting, self._subscription.awaiting = self._subscription.awaiting, []
-        taken = honoured.get("resourceSubscriptions") if honoured is not None else None
-        for uri, reply in awaiting:
-            if reply.done():
-                continue
-            if error is not None:
-                _fail(reply, error)
-            elif honoured is None or (isinstance(taken, list) and uri in taken):
-                reply.set_result({})
-            else:
-                # spec: the acknowledgement names the subset the server agreed to honour.
-                _fail(reply, CallError(f"server {self.server!r} did not take the subscription to {uri!r}"))
+    def request(
+        self,
+        method: str,
+        params: Mapping[str, Any] | None,
+        on_result: Callable[[Mapping[str, Any]], None],
+        on_error: Callable[[TroupeError], None],
+        *,
+        timeout: float | None,
+    ) -> RequestId | None:
+        """Send a request of the session's own (see :meth:`_request`)."""
+        return self._request(method, params, on_result, on_error, timeout=timeout)
 
-    def _on_listen_ended(self, result: Mapping[str, Any], generation: int) -> None:
-        if generation != self._subscription.generation:
-            return  # replaced by a listen with a newer filter
-        # A graceful close by the server: open it again (a change in between is caught by a fresh listing).
-        self._subscription.request_id = None
-        self._relisten(refresh=True)
+    def on_list_changed(self) -> None:
+        """List the tools again, and drop the cached catalogs."""
+        self._on_list_changed()
 
-    def _on_listen_failed(self, error: TroupeError, generation: int) -> None:
-        subscription = self._subscription
-        if generation != subscription.generation:
-            return  # replaced by a listen with a newer filter (and cancelled by us)
-        subscription.request_id = None
-        if isinstance(error, RemoteError) and error.code == jsonrpc.METHOD_NOT_FOUND:
-            log.info("server %s offers no subscriptions/listen; changes are not pushed", self.server)
-            subscription.is_unsupported = True
-            self._settle_awaiting(None, CallError(f"server {self.server!r} offers no subscriptions/listen"))
-            return
-        log.info("server %s: subscriptions/listen ended: %s", self.server, error)
-        self._relisten(refresh=True)
-
-    def _relisten(self, *, refresh: bool) -> None:
-        if self._is_closed:
-            return
-        subscription = self._subscription
-        delay = subscription.retry_delay
-        subscription.retry_delay = min(delay * 2, LISTEN_RETRY_MAX)
-        # Whatever changed while nobody listened is picked up by listing again, once the server has taken
-        # the new subscription (so a server that is restarting is not asked for its tools meanwhile).
-        subscription.must_refresh = subscription.must_refresh or refresh
+    def listen_later(self, delay: float) -> None:
+        """Open the listen stream again after ``delay`` seconds, on this actor's thread."""
         self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Listen())
-
-    def _on_subscription_notification(self, message: Notification) -> bool:
-        """Handle the listen stream's own notifications; True if ``message`` was one."""
-        named = modern.subscription_id_of(message.params)
-        if named is not None and named != self._subscription.request_id:
-            # A stream we replaced (its notifications are not asked for any more), or none of ours.
-            return message.method in (modern.SUBSCRIPTIONS_ACKNOWLEDGED, proto.CANCELLED)
-        if message.method != modern.SUBSCRIPTIONS_ACKNOWLEDGED:
-            if message.method == proto.CANCELLED:
-                params = message.params or {}
-                if params.get("requestId") == self._subscription.request_id and self._lane is not None:
-                    # spec: patterns/cancellation — the server tears the subscription down this way.
-                    self._lane.drop(params.get("requestId", ""))
-                    self._subscription.request_id = None
-                    self._relisten(refresh=False)
-                    return True
-            return False
-        self._subscription.retry_delay = LISTEN_RETRY_INITIAL
-        if self._subscription.must_refresh:
-            self._subscription.must_refresh = False
-            self._on_list_changed()
-        honoured = (message.params or {}).get("notifications")
-        self._settle_awaiting(honoured if isinstance(honoured, Mapping) else None)
-        if isinstance(honoured, Mapping) and dict(honoured) != self._subscription.wanted:
-            log.info(
-                "server %s honours only %s of the subscriptions asked for (%s)",
-                self.server, dict(honoured), self._subscription.wanted,
-            )  # fmt: skip
-        return True
 
     # ---- on-demand catalogs: resources, resource templates, prompts -----------------------------------
 
@@ -980,7 +719,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             and self._revision is not None
             and self._revision.is_modern
         ):
-            self._on_resource_subscription(msg)
+            self._listen_stream.on_resource_subscription(msg.method, msg.params, msg.reply_to)
             return
         timeout = msg.timeout if msg.timeout is not None else self.call_timeout
         owner = CallerOwner(reply_to, msg.context, msg.context is not None)
@@ -1002,71 +741,16 @@ class SessionActor(Supervised, pykka.ThreadingActor):
                 # One bad line is skipped so later calls are unaffected; a stream of them ends the connection.
                 log.warning("server %s: skipped an unreadable frame: %s", self.server, item)
             elif isinstance(item, Request):
-                self._on_server_request(item)
+                is_modern = self._revision is not None and self._revision.is_modern
+                self._server_requests.on_request(item, self._lane, is_modern=is_modern)
             else:
                 self._on_notification(item)
         if msg.fatal:
             self._on_transport_down(f"{msg.fatal} from the server", ())
 
-    def _on_server_request(self, request: Request) -> None:
-        if self._revision is not None and self._revision.is_modern:
-            # spec: 2026-07-28 — servers MUST NOT initiate JSON-RPC requests (they use input_required).
-            self._answer_server_request(
-                request,
-                None,
-                ErrorObject(jsonrpc.INVALID_REQUEST, "servers send no requests in protocol 2026-07-28"),
-            )
-            return
-        if request.method == proto.PING:
-            self._answer_server_request(request, {}, None)
-            return
-        fulfil = self.fulfil
-        host = self._host
-        handled = host.handles(self.server, request.method) if host is not None else fulfil is not None
-        if fulfil is None or not handled or request.method not in proto.UNSUPPORTED_CLIENT_METHODS:
-            # We declared no capability for it: the server must not ask, and if it does it gets a clear
-            # "method not found" at once rather than a hang.
-            log.info("server %s asked for %s; answered -32601", self.server, request.method)
-            self._answer_server_request(
-                request,
-                None,
-                ErrorObject(jsonrpc.METHOD_NOT_FOUND, f"Method not found: {request.method} (not supported)"),
-            )
-            return
-        self._serving[request.id] = self.runtime.loop.spawn(
-            self._fulfil_server_request, request, fulfil, name=f"{request.method} host"
-        )
-
-    async def _fulfil_server_request(self, request: Request, fulfil: Fulfiller) -> None:
-        try:
-            result = await fulfil(self.server, request.method, request.params or {})
-        except cb.CallbackError as exc:
-            safe_tell(self.actor_ref, _ServerRequestDone(request, None, exc.to_error()))
-        except RemoteError as exc:
-            safe_tell(self.actor_ref, _ServerRequestDone(request, None, ErrorObject(exc.code, str(exc))))
-        except Exception as exc:
-            # A failing handler fails this one request, with a reason the server can show.
-            error = ErrorObject(
-                jsonrpc.INTERNAL_ERROR, f"the client could not answer {request.method}: {exc}"
-            )
-            safe_tell(self.actor_ref, _ServerRequestDone(request, None, error))
-        else:
-            safe_tell(self.actor_ref, _ServerRequestDone(request, dict(result), None))
-
-    def _answer_server_request(
-        self, request: Request, result: Mapping[str, Any] | None, error: ErrorObject | None
-    ) -> None:
-        lane = self._lane
-        if lane is None:
-            return
-        reply: jsonrpc.Message = (
-            ErrorResponse(request.id, error) if error is not None else Response(request.id, result or {})
-        )
-        lane.respond(jsonrpc.encode(reply))
-
     def _on_notification(self, message: Notification) -> None:
         method = message.method
-        if self._on_subscription_notification(message):
+        if self._listen_stream.on_notification(message):
             return
         if method == proto.TOOLS_LIST_CHANGED:
             self._on_list_changed()
@@ -1088,10 +772,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         elif method == cb.ELICITATION_COMPLETE:
             host.on_elicitation_complete(self.server, self.incarnation, params)
         elif method == proto.CANCELLED and params is not None:
-            # spec: cancellation — the server gave up on its own request: stop asking the human.
-            handle = self._serving.pop(params.get("requestId", ""), None)
-            if handle is not None:
-                handle.cancel()
+            self._server_requests.on_cancelled(params.get("requestId"))
 
     # ---- HTTP: session expiry ---------------------------------------------------------------------------
 
@@ -1216,13 +897,11 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         """Modern era: the host's resource subscriptions ride on the listen filter, which the first
         ``subscriptions/listen`` carries (spec: 2026-07-28 — resources/subscribe is removed)."""
         if self._host is not None:
-            self._subscription.resources = set(self._host.attach(self.server, self._host_sender()))
+            self._listen_stream.resources = set(self._host.attach(self.server, self._host_sender()))
 
     def _end_host_callbacks(self) -> None:
-        self._settle_awaiting(None, ConnectionLost(self.server, "the session ended"))
-        serving, self._serving = self._serving, {}
-        for handle in serving.values():
-            handle.cancel()
+        self._listen_stream.settle_awaiting(None, ConnectionLost(self.server, "the session ended"))
+        self._server_requests.cancel_all()
         host = self._host
         if host is None:
             return
