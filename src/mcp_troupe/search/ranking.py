@@ -39,6 +39,7 @@ __all__ = [
     "COVERAGE_WEIGHT",
     "EXPANSION_WEIGHT",
     "FIELD_WEIGHTS",
+    "PlainBm25",
     "ToolDocument",
     "ToolIndex",
     "bm25_rank",
@@ -403,28 +404,53 @@ def _plain_words(text: str) -> list[str]:
     return [word for word in _NON_WORD.split(text.lower()) if word]
 
 
-def bm25_rank(documents: Iterable[ToolDocument], query: str, limit: int = 5) -> list[str]:
-    """Plain BM25 (k1 1.2, b 0.75) over each tool's name and description words: the baseline."""
-    docs = list(documents)
-    tokenised = [_plain_words(f"{doc.name} {doc.description}") for doc in docs]
-    average = sum(len(words) for words in tokenised) / max(len(docs), 1)
-    frequencies: dict[str, int] = {}
-    for words in tokenised:
-        for word in set(words):
-            frequencies[word] = frequencies.get(word, 0) + 1
-    query_words = set(_plain_words(query))
-    scores = []
-    for doc, words in zip(docs, tokenised, strict=True):
-        score = 0.0
-        counts: dict[str, int] = {}
-        for word in words:
-            if word in query_words:
+class PlainBm25:
+    """Plain BM25 (k1 1.2, b 0.75) over each tool's name and description words: the baseline.
+
+    No splitting of identifiers, no stemming, no expansion, one field: what a search over tool definitions
+    gets with nothing added, kept so that ``docs/tool-search.md`` can measure what the ranking adds.
+    """
+
+    def __init__(self, documents: Iterable[ToolDocument]) -> None:
+        self._keys: list[str] = []
+        self._counts: list[dict[str, int]] = []
+        self._lengths: list[int] = []
+        self._frequencies: dict[str, int] = {}
+        for doc in documents:
+            words = _plain_words(f"{doc.name} {doc.description}")
+            counts: dict[str, int] = {}
+            for word in words:
                 counts[word] = counts.get(word, 0) + 1
-        for word, count in counts.items():
-            df = frequencies[word]
-            idf = math.log(1.0 + (len(docs) - df + 0.5) / (df + 0.5))
-            score += idf * count * (K1 + 1) / (count + K1 * (0.25 + 0.75 * len(words) / max(average, 1.0)))
-        if score > 0:
-            scores.append((score, doc.key))
-    scores.sort(key=lambda item: (-item[0], item[1]))
-    return [key for _, key in scores[:limit]]
+            for word in counts:
+                self._frequencies[word] = self._frequencies.get(word, 0) + 1
+            self._keys.append(doc.key)
+            self._counts.append(counts)
+            self._lengths.append(len(words))
+        self._average = sum(self._lengths) / max(len(self._keys), 1)
+
+    def rank(self, query: str, limit: int = 5) -> list[str]:
+        """The keys of the ``limit`` best tools for ``query``, best first (ties by key)."""
+        total = len(self._keys)
+        query_words = set(_plain_words(query))
+        idf = {
+            word: math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+            for word in query_words
+            if (df := self._frequencies.get(word, 0))
+        }
+        scores = []
+        for key, counts, length in zip(self._keys, self._counts, self._lengths, strict=True):
+            score = 0.0
+            norm = K1 * (0.25 + 0.75 * length / max(self._average, 1.0))
+            for word, weight in idf.items():
+                count = counts.get(word, 0)
+                if count:
+                    score += weight * count * (K1 + 1) / (count + norm)
+            if score > 0:
+                scores.append((score, key))
+        scores.sort(key=lambda item: (-item[0], item[1]))
+        return [key for _, key in scores[:limit]]
+
+
+def bm25_rank(documents: Iterable[ToolDocument], query: str, limit: int = 5) -> list[str]:
+    """:class:`PlainBm25` built for one query (build the class once to rank many)."""
+    return PlainBm25(documents).rank(query, limit)
