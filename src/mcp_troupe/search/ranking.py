@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from mcp_troupe.search.intent import action_factor, need_actions, tool_action
 from mcp_troupe.search.lexicon import GROUPS, PHRASES, STOPWORDS
 
 __all__ = [
@@ -76,6 +77,10 @@ COVERAGE_WEIGHT: Final = 1.0
 NAME_COVERAGE_WEIGHT: Final = 1.0
 """How strongly the share of the need's concepts found in the tool's own name (or title) scales it."""
 """How strongly the share of the need's concepts a tool matches scales its score."""
+SERVER_MENTION_BOOST: Final = 1.3
+"""Score factor for the tools of a server the need names ("in notion", "on trello")."""
+SERVER_MENTION_SHARE: Final = 0.6
+"""A word names a server when at least this share of the tools holding it are that server's."""
 # Descriptions can be long (whole manuals); words past this many count no more.
 _MAX_FIELD_WORDS: Final = 400
 
@@ -114,7 +119,7 @@ def stem(word: str) -> str:
             break
     if word.endswith("ly") and len(word) > 5:
         word = word[:-2]  # recently → recent
-    if word.endswith(("tion", "sion")) and len(word) > 5:
+    if word.endswith(("tion", "sion")) and len(word) > 6:  # not "notion" → "not", "action" → "act"
         word = word[:-3]
     if word.endswith("e") and len(word) > 3:
         word = word[:-1]
@@ -201,6 +206,9 @@ class _Entry:
     document: ToolDocument
     lengths: tuple[int, ...]
     counts: dict[str, tuple[int, ...]]
+    # What the tool's name says it does (see mcp_troupe.search.intent), and the verb that says so.
+    action: str | None = None
+    verb: str | None = None
 
 
 @dataclass(slots=True)
@@ -223,7 +231,9 @@ def parse_query(query: str) -> _Query:
         parsed.concepts.setdefault(term, set()).add(concept)
 
     for phrase, meaning in _PHRASES:
-        if f" {phrase} " in padded:
+        if f" {phrase} " in padded and not meaning:
+            padded = padded.replace(f" {phrase} ", " ")  # filler ("right now"): says nothing of the tool
+        elif f" {phrase} " in padded:
             concept = parsed.concept_count
             parsed.concept_count += 1
             for word in meaning:
@@ -260,6 +270,9 @@ class ToolIndex:
         self._postings: dict[str, dict[str, float]] = {}
         # Term → the tools whose own name (or title) holds it: matches there say most about what a tool does.
         self._in_name: dict[str, set[str]] = {}
+        # Term → the servers whose name holds it ("notion", "github", "jira"): a need that names a server
+        # (or product) wants that server's tools.
+        self._server_terms: dict[str, set[str]] = {}
         self._total_lengths = [0] * len(_FIELD_NAMES)
         self._averages: list[float] = [1.0] * len(_FIELD_NAMES)
 
@@ -281,6 +294,14 @@ class ToolIndex:
             keys.append(document.key)
         if keys:
             self._by_server[server] = keys
+        for term in set(terms(server)):
+            holders = self._server_terms.setdefault(term, set())
+            if keys:
+                holders.add(server)
+            else:
+                holders.discard(server)
+                if not holders:
+                    del self._server_terms[term]
         self._refresh()
 
     def _pseudo(self, entry: _Entry, counts: tuple[int, ...]) -> float:
@@ -299,7 +320,10 @@ class ToolIndex:
             for term in fields[name]:
                 counts.setdefault(term, [0] * len(_FIELD_NAMES))[index] += 1
         lengths = tuple(len(fields[name]) for name in _FIELD_NAMES)
-        entry = _Entry(document, lengths, {term: tuple(values) for term, values in counts.items()})
+        action, verb = tool_action(split_words(document.name), skip=split_words(document.server))
+        entry = _Entry(
+            document, lengths, {term: tuple(values) for term, values in counts.items()}, action, verb
+        )
         self._entries[document.key] = entry
         for index, length in enumerate(lengths):
             self._total_lengths[index] += length
@@ -379,16 +403,42 @@ class ToolIndex:
             for keys in named:
                 for key in keys:
                     name_matched[key] = name_matched.get(key, 0) + 1
+            needed, need_verb = need_actions(split_words(query))
+            mentioned = self._mentioned_servers(parsed)
             for key in scores:
                 share = matched[key] / parsed.concept_count
                 name_share = name_matched.get(key, 0) / parsed.concept_count
                 scores[key] *= 1.0 + COVERAGE_WEIGHT * share + NAME_COVERAGE_WEIGHT * name_share
+                entry = self._entries[key]
+                if needed:
+                    scores[key] *= action_factor(needed, need_verb, entry.action, entry.verb)
+                if entry.document.server in mentioned:
+                    scores[key] *= SERVER_MENTION_BOOST
         candidates = scores.items()
         if allowed is not None:
             candidates = [(key, score) for key, score in candidates if allowed(key)]  # type: ignore[assignment]
         return sorted(
             heapq.nlargest(limit * 2, candidates, key=_score_of), key=lambda item: (-item[1], item[0])
         )[:limit]
+
+    def _mentioned_servers(self, parsed: _Query) -> set[str]:
+        """The servers the need names: a word of the need (not an expansion) that is mostly the name.
+
+        "run" is a word of ``google-cloud-cloud-run`` but also of hundreds of other tools, so it names no
+        server; "notion" or "trello" is found almost only in those servers' tools.
+        """
+        mentioned: set[str] = set()
+        for term, weight in parsed.weights.items():
+            if weight < 1.0:
+                continue
+            servers = self._server_terms.get(term)
+            if not servers:
+                continue
+            df = len(self._postings.get(term, ()))
+            own = sum(len(self._by_server.get(server, ())) for server in servers)
+            if df and own / df >= SERVER_MENTION_SHARE:
+                mentioned.update(servers)
+        return mentioned
 
     def document(self, key: str) -> ToolDocument | None:
         """The document indexed under ``key``."""
