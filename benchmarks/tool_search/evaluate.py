@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcp_troupe.search.embedding import Embedder, load_embedder
 from mcp_troupe.search.ranking import PlainBm25, ToolDocument, ToolIndex, document_from_definition
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
@@ -73,9 +74,9 @@ def load_needs(path: Path = NEEDS) -> list[Need]:
     return needs
 
 
-def build_index(documents: Sequence[ToolDocument]) -> ToolIndex:
-    """An index with the corpus, one server at a time (as the registry fills it)."""
-    index = ToolIndex()
+def build_index(documents: Sequence[ToolDocument], embedder: Embedder | None = None) -> ToolIndex:
+    """An index with the corpus, one server at a time (as the registry fills it); hybrid with ``embedder``."""
+    index = ToolIndex(embedder)
     by_server: dict[str, list[ToolDocument]] = {}
     for document in documents:
         by_server.setdefault(document.server, []).append(document)
@@ -105,6 +106,8 @@ def main(argv: list[str]) -> int:
     documents = load_corpus()
     index = build_index(documents)
     baseline_index = PlainBm25(documents)
+    embedder = load_embedder("auto")  # the optional extra, when installed
+    hybrid_index = build_index(documents, embedder) if embedder is not None else None
     reported = parts("--all" in argv)
     known = {document.key for document in documents}
     every_need = load_needs() + load_needs(BLIND_NEEDS)
@@ -119,9 +122,16 @@ def main(argv: list[str]) -> int:
     def baseline(text: str) -> list[str]:
         return baseline_index.rank(text, 10)
 
+    def hybrid(text: str) -> list[str]:
+        assert hybrid_index is not None
+        return [key for key, _ in hybrid_index.search(text, 10)]
+
+    rankings: list[tuple[str, Callable[[str], list[str]]]] = [("ours", ranked), ("BM25", baseline)]
+    if hybrid_index is not None:
+        rankings.append(("hybrid", hybrid))
     for name, part in reported.items():
         cells = []
-        for label, rank in (("ours", ranked), ("BM25", baseline)):
+        for label, rank in rankings:
             at = [recall(part, rank, k=k)[0] for k in (1, 5, 10)]
             cells.append(f"{label} @1 {at[0]:.1%} @5 {at[1]:.1%} @10 {at[2]:.1%}")
         print(f"{name}: {len(part)} needs; " + "; ".join(cells))
@@ -138,6 +148,19 @@ def main(argv: list[str]) -> int:
         f"search time over {len(documents)} tools: median {statistics.median(timings) * 1000:.2f} ms, "
         f"max {max(timings) * 1000:.2f} ms"
     )
+    if hybrid_index is not None:
+        started = time.perf_counter()
+        build_index(documents, embedder).search("warm up", 1)  # embeds every tool once
+        print(f"hybrid: indexing and embedding {len(documents)} tools {time.perf_counter() - started:.2f} s")
+        timings = []
+        for need in every_need:
+            started = time.perf_counter()
+            hybrid_index.search(need.text, 5)
+            timings.append(time.perf_counter() - started)
+        print(
+            f"hybrid search time: median {statistics.median(timings) * 1000:.2f} ms, "
+            f"max {max(timings) * 1000:.2f} ms"
+        )
     return 0
 
 

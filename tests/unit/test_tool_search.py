@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 
 from mcp_troupe.search.ranking import PlainBm25, ToolDocument, ToolIndex, bm25_rank, split_words, stem, terms
 
-HELD_OUT_RECALL_AT_5 = 0.66
-"""The floor for recall@5 on the held-out needs (docs/tool-search.md has the measured value)."""
+HELD_OUT_RECALL_AT_5 = 0.77
+"""The floor for the lexical ranking's recall@5 on the blind held-out needs (measured: 79.4%, docs/)."""
+HYBRID_HELD_OUT_RECALL_AT_5 = 0.83
+"""The floor for the hybrid ranking's recall@5 there (measured: 85.4%)."""
 
 
 def doc(key: str, server: str = "s", description: str = "", **fields: object) -> ToolDocument:
@@ -130,3 +132,17 @@ def test_the_baseline_is_plain_bm25_with_no_synonyms() -> None:
     assert bm25_rank(documents, "the issue", 5) == ["s/get_issue"]
     assert bm25_rank(documents, "show me the ticket", 5) == []
     assert PlainBm25(documents).rank("send an email", 1) == ["s/send_email"]
+
+
+def test_the_hybrid_ranking_beats_the_lexical_one_on_held_out_needs(
+    corpus: tuple[list[ToolDocument], ToolIndex],
+) -> None:
+    embedding = pytest.importorskip("mcp_troupe.search.embedding")
+    pytest.importorskip("wordllama")
+    documents, lexical = corpus
+    hybrid = evaluate.build_index(documents, embedding.load_embedder("on"))
+    held_out = evaluate.parts(include_tuning=False)["blind held-out"]
+    ours, _ = evaluate.recall(held_out, lambda text: [key for key, _ in hybrid.search(text, 5)])
+    words_only, _ = evaluate.recall(held_out, lambda text: [key for key, _ in lexical.search(text, 5)])
+    assert ours >= HYBRID_HELD_OUT_RECALL_AT_5
+    assert ours > words_only

@@ -130,7 +130,6 @@ _ACTIONS: Final[dict[str, tuple[str, ...]]] = {
         "put",
         "log",
         "record",
-        "open",
         "spin",
         "provision",
         "save",

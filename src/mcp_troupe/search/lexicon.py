@@ -277,7 +277,7 @@ GROUPS: Final[tuple[tuple[str, ...], ...]] = (
     ("deal", "opportunity", "sale", "pipeline"),
     ("stage", "status", "phase", "step", "state"),
     ("whoami", "self", "me", "current", "authenticated", "viewer"),
-    ("name", "named", "called", "title"),
+    ("name", "named", "title"),  # not "called": its stem "call" is a verb of its own
     ("export", "dump", "backup", "download"),
     ("enqueue", "queue", "job", "schedule"),
     ("upload", "attach", "attachment"),

@@ -27,12 +27,14 @@ measurement in ``docs/tool-search.md``.
 from __future__ import annotations
 
 import heapq
+import logging
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from mcp_troupe.search.embedding import Embedder
 from mcp_troupe.search.intent import action_factor, need_actions, tool_action
 from mcp_troupe.search.lexicon import GROUPS, PHRASES, STOPWORDS
 
@@ -81,8 +83,15 @@ SERVER_MENTION_BOOST: Final = 1.3
 """Score factor for the tools of a server the need names ("in notion", "on trello")."""
 SERVER_MENTION_SHARE: Final = 0.6
 """A word names a server when at least this share of the tools holding it are that server's."""
+DENSE_WEIGHT: Final = 0.5
+"""In a hybrid index, the share of the embedding model's similarity in a tool's score (the rest lexical)."""
+FUSION_DEPTH: Final = 50
+"""How many of the best tools of each ranking a hybrid index mixes."""
+_EMBEDDED_CHARS: Final = 300
 # Descriptions can be long (whole manuals); words past this many count no more.
 _MAX_FIELD_WORDS: Final = 400
+
+_log = logging.getLogger(__name__)
 
 _CAMEL = re.compile(
     r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])"
@@ -264,7 +273,23 @@ class ToolIndex:
     of the need's words.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        *,
+        load_embedder: Callable[[], Embedder | None] | None = None,
+    ) -> None:
+        """An empty index; with ``embedder`` (or ``load_embedder``, called at the first search) it is hybrid.
+
+        A hybrid index embeds each tool once, when a search first needs it, so an index that is never
+        searched costs nothing more than a lexical one.
+        """
+        self._embedder = embedder
+        self._load_embedder = load_embedder
+        self._vectors: dict[str, Any] = {}
+        self._unembedded: set[str] = set()
+        self._matrix: tuple[list[str], Any] | None = None
+        self._rows: dict[str, int] = {}
         self._entries: dict[str, _Entry] = {}
         self._by_server: dict[str, list[str]] = {}
         self._postings: dict[str, dict[str, float]] = {}
@@ -325,6 +350,9 @@ class ToolIndex:
             document, lengths, {term: tuple(values) for term, values in counts.items()}, action, verb
         )
         self._entries[document.key] = entry
+        if self._embedder is not None or self._load_embedder is not None:
+            self._unembedded.add(document.key)
+            self._matrix = None
         for index, length in enumerate(lengths):
             self._total_lengths[index] += length
         if len(self._entries) == 1:
@@ -338,6 +366,9 @@ class ToolIndex:
         entry = self._entries.pop(key, None)
         if entry is None:
             return
+        self._unembedded.discard(key)
+        if self._vectors.pop(key, None) is not None:
+            self._matrix = None
         for term in entry.counts:
             postings = self._postings.get(term)
             if postings is not None:
@@ -398,12 +429,12 @@ class ToolIndex:
             for key, value in best.items():
                 scores[key] = scores.get(key, 0.0) + value
                 matched[key] = matched.get(key, 0) + 1
+        needed, need_verb = need_actions(split_words(query))
         if parsed.concept_count:
             name_matched: dict[str, int] = {}
             for keys in named:
                 for key in keys:
                     name_matched[key] = name_matched.get(key, 0) + 1
-            needed, need_verb = need_actions(split_words(query))
             mentioned = self._mentioned_servers(parsed)
             for key in scores:
                 share = matched[key] / parsed.concept_count
@@ -414,12 +445,65 @@ class ToolIndex:
                     scores[key] *= action_factor(needed, need_verb, entry.action, entry.verb)
                 if entry.document.server in mentioned:
                     scores[key] *= SERVER_MENTION_BOOST
+        dense = self._dense_scores(
+            query, [key for key, _ in heapq.nlargest(FUSION_DEPTH, scores.items(), key=_score_of)]
+        )
+        if dense is not None:
+            scores = _fuse(scores, dense)
+            for key in scores:
+                entry = self._entries[key]
+                if needed:
+                    scores[key] *= action_factor(needed, need_verb, entry.action, entry.verb)
         candidates = scores.items()
         if allowed is not None:
             candidates = [(key, score) for key, score in candidates if allowed(key)]  # type: ignore[assignment]
         return sorted(
             heapq.nlargest(limit * 2, candidates, key=_score_of), key=lambda item: (-item[1], item[0])
         )[:limit]
+
+    def _dense_scores(self, query: str, also: Iterable[str] = ()) -> dict[str, float] | None:
+        """The :data:`FUSION_DEPTH` tools nearest to ``query`` under the embedding model, with their cosine
+        and those of ``also`` (``None``: the index is lexical)."""
+        embedder = self._embedder
+        if embedder is None and self._load_embedder is not None:
+            loader, self._load_embedder = self._load_embedder, None
+            try:
+                embedder = self._embedder = loader()
+            except Exception as error:  # "embeddings: on" with a broken install: say so once, stay lexical
+                _log.error("tool search stays lexical: %s", error)
+            if embedder is None:
+                self._unembedded.clear()
+        if embedder is None or not self._entries:
+            return None
+        if self._unembedded:
+            keys = sorted(self._unembedded)
+            rows = embedder.embed([_embedding_text(self._entries[key].document) for key in keys])
+            self._vectors.update(zip(keys, rows, strict=True))
+            self._unembedded.clear()
+            self._matrix = None
+        if self._matrix is None:
+            import numpy  # the embedding extra brings it; a lexical index never gets here
+
+            keys = list(self._vectors)
+            # float32: the bundled table is float16, whose products numpy computes an order slower.
+            matrix = numpy.vstack([self._vectors[key] for key in keys]).astype(numpy.float32)
+            self._matrix = (keys, matrix)
+            self._rows = {key: row for row, key in enumerate(keys)}
+        keys, matrix = self._matrix
+        import numpy
+
+        # einsum's own loop, not BLAS: on a shared machine a threaded BLAS matvec over a few thousand rows
+        # waits on its threads and takes twenty times as long.
+        similarities = numpy.einsum("ij,j->i", matrix, numpy_vector(embedder.embed([query])[0]))
+        depth = min(FUSION_DEPTH, len(keys))
+        best = similarities.argpartition(-depth)[-depth:] if depth < len(keys) else range(len(keys))
+        found = {keys[row]: float(similarities[row]) for row in best}
+        rows = self._rows
+        for key in also:  # the lexical ranking's best, to be mixed with their own similarity
+            row = rows.get(key)
+            if row is not None and key not in found:
+                found[key] = float(similarities[row])
+        return found
 
     def _mentioned_servers(self, parsed: _Query) -> set[str]:
         """The servers the need names: a word of the need (not an expansion) that is mostly the name.
@@ -444,6 +528,37 @@ class ToolIndex:
         """The document indexed under ``key``."""
         entry = self._entries.get(key)
         return entry.document if entry is not None else None
+
+
+def numpy_vector(row: Any) -> Any:
+    """``row`` as a float32 numpy vector (the model's rows may be float16)."""
+    import numpy
+
+    return numpy.asarray(row, dtype=numpy.float32)
+
+
+def _embedding_text(document: ToolDocument) -> str:
+    """What the embedding model reads of a tool: its name and server in words, title, first line."""
+    first_line = document.description.strip().split("\n", 1)[0][:_EMBEDDED_CHARS]
+    parts = [" ".join(split_words(document.name)), " ".join(split_words(document.server))]
+    return ". ".join(part for part in (*parts, document.title, first_line) if part)
+
+
+def _fuse(lexical: Mapping[str, float], dense: Mapping[str, float]) -> dict[str, float]:
+    """Lexical and embedding scores, each scaled to its best, mixed by :data:`DENSE_WEIGHT`.
+
+    Only the best :data:`FUSION_DEPTH` of each ranking take part: past those neither has an opinion.
+    """
+    top_lexical = heapq.nlargest(FUSION_DEPTH, lexical.items(), key=_score_of)
+    top_dense = heapq.nlargest(FUSION_DEPTH, dense.items(), key=_score_of)
+    lexical_best = top_lexical[0][1] if top_lexical and top_lexical[0][1] > 0 else 1.0
+    dense_best = top_dense[0][1] if top_dense and top_dense[0][1] > 0 else 1.0
+    fused: dict[str, float] = {}
+    for key in {key for key, _ in top_lexical} | {key for key, _ in top_dense}:
+        lexical_part = lexical.get(key, 0.0) / lexical_best
+        dense_part = max(dense.get(key, 0.0), 0.0) / dense_best  # past the best of its ranking: no opinion
+        fused[key] = (1.0 - DENSE_WEIGHT) * lexical_part + DENSE_WEIGHT * dense_part
+    return fused
 
 
 def _score_of(item: tuple[str, float]) -> float:
