@@ -110,3 +110,13 @@ def test_the_loader_runs_only_at_the_first_search() -> None:
     index.search("picture", 1)
     index.search("picture", 1)
     assert calls == [1]
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\x00\x01", "🙂", "a" * 5000])
+def test_a_need_the_model_cannot_read_gives_no_nan_and_no_noise(query: str) -> None:
+    embedder = load_embedder("on")
+    index = ToolIndex(embedder)
+    index.replace_server("s", [doc("s", "read_file", "Read a file"), doc("s", "x", "")])
+    results = index.search(query, 5)
+    assert all(score > 0 and score == score for _, score in results)  # no NaN, no zero-score filler
+    assert index.search("", 5) == []

@@ -54,7 +54,12 @@ class _WordLlamaEmbedder:
         self._model = model
 
     def embed(self, texts: Sequence[str]) -> Any:
-        return self._model.embed(list(texts), norm=True)
+        import numpy
+
+        # A text with no token the model knows has a zero mean, which the normalisation divides by: its
+        # row is NaN (the index treats it as near nothing), not a warning for every such tool.
+        with numpy.errstate(invalid="ignore", divide="ignore"):
+            return self._model.embed(list(texts), norm=True)
 
 
 def _package_dir() -> Path | None:

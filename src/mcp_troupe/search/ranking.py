@@ -487,6 +487,8 @@ class ToolIndex:
             keys = list(self._vectors)
             # float32: the bundled table is float16, whose products numpy computes an order slower.
             matrix = numpy.vstack([self._vectors[key] for key in keys]).astype(numpy.float32)
+            # A tool with no word the model knows gets a zero (or NaN) row: it is then near nothing.
+            matrix = numpy.nan_to_num(matrix, nan=0.0, posinf=0.0, neginf=0.0)
             self._matrix = (keys, matrix)
             self._rows = {key: row for row, key in enumerate(keys)}
         keys, matrix = self._matrix
@@ -494,7 +496,10 @@ class ToolIndex:
 
         # einsum's own loop, not BLAS: on a shared machine a threaded BLAS matvec over a few thousand rows
         # waits on its threads and takes twenty times as long.
-        similarities = numpy.einsum("ij,j->i", matrix, numpy_vector(embedder.embed([query])[0]))
+        vector = numpy_vector(embedder.embed([query])[0])
+        if not numpy.isfinite(vector).all() or not vector.any():
+            return {}  # a need with no word the model knows ("", "   "): the words alone decide
+        similarities = numpy.einsum("ij,j->i", matrix, vector)
         depth = min(FUSION_DEPTH, len(keys))
         best = similarities.argpartition(-depth)[-depth:] if depth < len(keys) else range(len(keys))
         found = {keys[row]: float(similarities[row]) for row in best}
@@ -557,7 +562,9 @@ def _fuse(lexical: Mapping[str, float], dense: Mapping[str, float]) -> dict[str,
     for key in {key for key, _ in top_lexical} | {key for key, _ in top_dense}:
         lexical_part = lexical.get(key, 0.0) / lexical_best
         dense_part = max(dense.get(key, 0.0), 0.0) / dense_best  # past the best of its ranking: no opinion
-        fused[key] = (1.0 - DENSE_WEIGHT) * lexical_part + DENSE_WEIGHT * dense_part
+        score = (1.0 - DENSE_WEIGHT) * lexical_part + DENSE_WEIGHT * dense_part
+        if score > 0.0:  # a tool neither ranking finds anything in is not a result
+            fused[key] = score
     return fused
 
 
