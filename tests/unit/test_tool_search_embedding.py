@@ -8,6 +8,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_troupe.search import embedding
 from mcp_troupe.search.embedding import EmbeddingUnavailable, load_embedder
@@ -120,3 +122,12 @@ def test_a_need_the_model_cannot_read_gives_no_nan_and_no_noise(query: str) -> N
     results = index.search(query, 5)
     assert all(score > 0 and score == score for _, score in results)  # no NaN, no zero-score filler
     assert index.search("", 5) == []
+
+
+@given(st.text(max_size=300), st.text(max_size=60))
+@settings(max_examples=60, deadline=None)
+def test_any_need_over_any_tool_gives_finite_positive_scores(query: str, name: str) -> None:
+    for index in (ToolIndex(), ToolIndex(Fake())):
+        index.replace_server("s", [doc("s", name or "x", query[::-1]), doc("s", "read_file", "Read a file")])
+        for _, score in index.search(query, 5):
+            assert 0 < score < float("inf")
