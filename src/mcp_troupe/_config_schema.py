@@ -122,6 +122,7 @@ _SCHEMA: Final[dict[str, Any]] = {
                             "properties": {
                                 "mode": {"enum": ["auto", "on", "off"]},
                                 "threshold": {"type": "integer", "minimum": 0},
+                                "embeddings": {"enum": ["auto", "on", "off"]},
                             },
                             "additionalProperties": False,
                         },

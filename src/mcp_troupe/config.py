@@ -212,6 +212,8 @@ class ToolSearchConfig:
 
     mode: Literal["auto", "on", "off"] = "off"
     threshold: int = DEFAULT_TOOL_SEARCH_THRESHOLD
+    embeddings: Literal["auto", "on", "off"] = "auto"
+    """The ranking's optional embedding model (``mcp-troupe[search]``): ``auto`` uses it when installed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +401,7 @@ def _tool_search(raw: Mapping[str, object]) -> ToolSearchConfig:
         threshold=threshold
         if isinstance(threshold, int) and not isinstance(threshold, bool) and threshold >= 0
         else DEFAULT_TOOL_SEARCH_THRESHOLD,
+        embeddings=_choice(raw.get("embeddings"), ("auto", "on", "off")),
     )
 
 

@@ -10,10 +10,12 @@ from benchmarks.tool_search import evaluate
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_troupe.search.ranking import ToolDocument, ToolIndex, bm25_rank, split_words, stem, terms
+from mcp_troupe.search.ranking import PlainBm25, ToolDocument, ToolIndex, bm25_rank, split_words, stem, terms
 
-HELD_OUT_RECALL_AT_5 = 0.66
-"""The floor for recall@5 on the held-out needs (docs/tool-search.md has the measured value)."""
+HELD_OUT_RECALL_AT_5 = 0.77
+"""The floor for the lexical ranking's recall@5 on the blind held-out needs (measured: 79.4%, docs/)."""
+HYBRID_HELD_OUT_RECALL_AT_5 = 0.83
+"""The floor for the hybrid ranking's recall@5 there (measured: 85.4%)."""
 
 
 def doc(key: str, server: str = "s", description: str = "", **fields: object) -> ToolDocument:
@@ -90,17 +92,21 @@ def test_the_corpus_has_thousands_of_real_tools_from_many_servers(
 def test_every_labelled_answer_is_a_tool_of_the_corpus(corpus: tuple[list[ToolDocument], ToolIndex]) -> None:
     documents, _ = corpus
     keys = {document.key for document in documents}
-    assert [answer for need in evaluate.load_needs() for answer in need.answers if answer not in keys] == []
+    needs = evaluate.load_needs() + evaluate.load_needs(evaluate.BLIND_NEEDS)
+    assert [answer for need in needs for answer in need.answers if answer not in keys] == []
+    assert all(need.answers for need in needs)
+    assert len({need.text for need in needs}) == len(needs)  # no need counted twice or in both sets
 
 
 def test_held_out_recall_at_5_stays_above_its_floor_and_beats_plain_bm25(
     corpus: tuple[list[ToolDocument], ToolIndex],
 ) -> None:
     documents, index = corpus
-    held_out = [need for need in evaluate.load_needs() if need.is_held_out]
-    assert len(held_out) >= 50
+    held_out = evaluate.parts(include_tuning=False)["blind held-out"]
+    assert len(held_out) >= 150
     ours, _misses = evaluate.recall(held_out, lambda text: [key for key, _ in index.search(text, 5)])
-    plain, _ = evaluate.recall(held_out, lambda text: bm25_rank(documents, text, 5))
+    baseline = PlainBm25(documents)
+    plain, _ = evaluate.recall(held_out, lambda text: baseline.rank(text, 5))
     assert ours >= HELD_OUT_RECALL_AT_5
     assert ours > plain
 
@@ -116,3 +122,27 @@ def test_a_search_over_the_corpus_takes_milliseconds(corpus: tuple[list[ToolDocu
             best = min(best, time.perf_counter() - started)
         timings.append(best)
     assert statistics.median(timings) < 0.02
+
+
+def test_the_baseline_is_plain_bm25_with_no_synonyms() -> None:
+    documents = [
+        doc("s/get_issue", description="Get an issue."),
+        doc("s/send_email", description="Send mail."),
+    ]
+    assert bm25_rank(documents, "the issue", 5) == ["s/get_issue"]
+    assert bm25_rank(documents, "show me the ticket", 5) == []
+    assert PlainBm25(documents).rank("send an email", 1) == ["s/send_email"]
+
+
+def test_the_hybrid_ranking_beats_the_lexical_one_on_held_out_needs(
+    corpus: tuple[list[ToolDocument], ToolIndex],
+) -> None:
+    embedding = pytest.importorskip("mcp_troupe.search.embedding")
+    pytest.importorskip("wordllama")
+    documents, lexical = corpus
+    hybrid = evaluate.build_index(documents, embedding.load_embedder("on"))
+    held_out = evaluate.parts(include_tuning=False)["blind held-out"]
+    ours, _ = evaluate.recall(held_out, lambda text: [key for key, _ in hybrid.search(text, 5)])
+    words_only, _ = evaluate.recall(held_out, lambda text: [key for key, _ in lexical.search(text, 5)])
+    assert ours >= HYBRID_HELD_OUT_RECALL_AT_5
+    assert ours > words_only

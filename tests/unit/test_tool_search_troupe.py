@@ -68,3 +68,21 @@ def test_an_unknown_tool_name_gets_the_nearest_names(troupe: Troupe) -> None:
 
     with pytest.raises(UnknownTool, match="did you mean 'mcp__demo__echo'"):
         troupe.call("mcp__demo__ecko", {"text": "hi"})
+
+
+def test_the_embeddings_setting_is_read_and_checked() -> None:
+    from mcp_troupe.errors import ConfigError
+
+    assert parse_config({}).tool_search.embeddings == "auto"
+    config = parse_config({"tools": {"mcp": {"tool_search": {"mode": "on", "embeddings": "off"}}}})
+    assert config.tool_search.embeddings == "off"
+    with pytest.raises(ConfigError, match="embeddings"):
+        parse_config({"tools": {"mcp": {"tool_search": {"embeddings": "sometimes"}}}})
+
+
+def test_search_tools_is_hybrid_with_the_model_installed(troupe: Troupe) -> None:
+    pytest.importorskip("wordllama")  # embeddings: auto, so the registry's index mixes in the model
+    found = [spec.name for spec in troupe.search_tools("give back the same string", limit=3)]
+    assert found[0] in ("mcp__demo__echo", "mcp__pinned__echo")
+    # The words alone match one tool; the model ranks every tool, so the limit is filled.
+    assert len(found) == 3

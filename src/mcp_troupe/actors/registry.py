@@ -26,6 +26,7 @@ needs approval, and any call to an HTTP server always come here.
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import secrets
 import threading
@@ -93,6 +94,7 @@ from mcp_troupe.protocol.content import RESULTS_URI_PREFIX, render_call_result
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.review import ReviewStore, review_fingerprint
 from mcp_troupe.search import ToolIndex, document_from_definition
+from mcp_troupe.search.embedding import load_embedder
 from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolResult, ToolSpec
 
 __all__ = [
@@ -386,7 +388,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self._results: OrderedDict[str, str] = OrderedDict()
         self._results_chars = 0
         # The tool-search index over the table, kept in step with it one server at a time.
-        self._index = ToolIndex()
+        self._index = self._new_index()
 
     def on_start(self) -> None:
         for name, record in self._servers.items():
@@ -942,6 +944,13 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
 
         return [self._table[key] for key, _score in self._index.search(query, limit, allowed=is_callable)]
 
+    def _new_index(self) -> ToolIndex:
+        """An empty search index: hybrid when the embedding model is installed or asked for (lazily)."""
+        mode = self.config.tool_search.embeddings
+        if mode == "off":
+            return ToolIndex()
+        return ToolIndex(load_embedder=functools.partial(load_embedder, mode))
+
     def _search_is_active(self) -> bool:
         """Whether ``tools()`` lists the search tool instead of every tool (``tools.mcp.tool_search``)."""
         settings = self.config.tool_search
@@ -1281,7 +1290,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             record.session = record.lane = record.catalog = record.part = record.offers = None
             record.name_rejected = {}
             record.judging = None
-        self._index = ToolIndex()
+        self._index = self._new_index()
         self._results.clear()
         self._results_chars = 0
         futures = []

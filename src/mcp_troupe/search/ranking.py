@@ -27,18 +27,22 @@ measurement in ``docs/tool-search.md``.
 from __future__ import annotations
 
 import heapq
+import logging
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from mcp_troupe.search.embedding import Embedder
+from mcp_troupe.search.intent import action_factor, need_actions, tool_action
 from mcp_troupe.search.lexicon import GROUPS, PHRASES, STOPWORDS
 
 __all__ = [
     "COVERAGE_WEIGHT",
     "EXPANSION_WEIGHT",
     "FIELD_WEIGHTS",
+    "PlainBm25",
     "ToolDocument",
     "ToolIndex",
     "bm25_rank",
@@ -75,8 +79,19 @@ COVERAGE_WEIGHT: Final = 1.0
 NAME_COVERAGE_WEIGHT: Final = 1.0
 """How strongly the share of the need's concepts found in the tool's own name (or title) scales it."""
 """How strongly the share of the need's concepts a tool matches scales its score."""
+SERVER_MENTION_BOOST: Final = 1.3
+"""Score factor for the tools of a server the need names ("in notion", "on trello")."""
+SERVER_MENTION_SHARE: Final = 0.6
+"""A word names a server when at least this share of the tools holding it are that server's."""
+DENSE_WEIGHT: Final = 0.5
+"""In a hybrid index, the share of the embedding model's similarity in a tool's score (the rest lexical)."""
+FUSION_DEPTH: Final = 50
+"""How many of the best tools of each ranking a hybrid index mixes."""
+_EMBEDDED_CHARS: Final = 300
 # Descriptions can be long (whole manuals); words past this many count no more.
 _MAX_FIELD_WORDS: Final = 400
+
+_log = logging.getLogger(__name__)
 
 _CAMEL = re.compile(
     r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])"
@@ -113,7 +128,7 @@ def stem(word: str) -> str:
             break
     if word.endswith("ly") and len(word) > 5:
         word = word[:-2]  # recently → recent
-    if word.endswith(("tion", "sion")) and len(word) > 5:
+    if word.endswith(("tion", "sion")) and len(word) > 6:  # not "notion" → "not", "action" → "act"
         word = word[:-3]
     if word.endswith("e") and len(word) > 3:
         word = word[:-1]
@@ -200,6 +215,9 @@ class _Entry:
     document: ToolDocument
     lengths: tuple[int, ...]
     counts: dict[str, tuple[int, ...]]
+    # What the tool's name says it does (see mcp_troupe.search.intent), and the verb that says so.
+    action: str | None = None
+    verb: str | None = None
 
 
 @dataclass(slots=True)
@@ -222,7 +240,9 @@ def parse_query(query: str) -> _Query:
         parsed.concepts.setdefault(term, set()).add(concept)
 
     for phrase, meaning in _PHRASES:
-        if f" {phrase} " in padded:
+        if f" {phrase} " in padded and not meaning:
+            padded = padded.replace(f" {phrase} ", " ")  # filler ("right now"): says nothing of the tool
+        elif f" {phrase} " in padded:
             concept = parsed.concept_count
             parsed.concept_count += 1
             for word in meaning:
@@ -253,12 +273,31 @@ class ToolIndex:
     of the need's words.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        *,
+        load_embedder: Callable[[], Embedder | None] | None = None,
+    ) -> None:
+        """An empty index; with ``embedder`` (or ``load_embedder``, called at the first search) it is hybrid.
+
+        A hybrid index embeds each tool once, when a search first needs it, so an index that is never
+        searched costs nothing more than a lexical one.
+        """
+        self._embedder = embedder
+        self._load_embedder = load_embedder
+        self._vectors: dict[str, Any] = {}
+        self._unembedded: set[str] = set()
+        self._matrix: tuple[list[str], Any] | None = None
+        self._rows: dict[str, int] = {}
         self._entries: dict[str, _Entry] = {}
         self._by_server: dict[str, list[str]] = {}
         self._postings: dict[str, dict[str, float]] = {}
         # Term → the tools whose own name (or title) holds it: matches there say most about what a tool does.
         self._in_name: dict[str, set[str]] = {}
+        # Term → the servers whose name holds it ("notion", "github", "jira"): a need that names a server
+        # (or product) wants that server's tools.
+        self._server_terms: dict[str, set[str]] = {}
         self._total_lengths = [0] * len(_FIELD_NAMES)
         self._averages: list[float] = [1.0] * len(_FIELD_NAMES)
 
@@ -280,6 +319,14 @@ class ToolIndex:
             keys.append(document.key)
         if keys:
             self._by_server[server] = keys
+        for term in set(terms(server)):
+            holders = self._server_terms.setdefault(term, set())
+            if keys:
+                holders.add(server)
+            else:
+                holders.discard(server)
+                if not holders:
+                    del self._server_terms[term]
         self._refresh()
 
     def update_server(
@@ -323,8 +370,14 @@ class ToolIndex:
             for term in fields[name]:
                 counts.setdefault(term, [0] * len(_FIELD_NAMES))[index] += 1
         lengths = tuple(len(fields[name]) for name in _FIELD_NAMES)
-        entry = _Entry(document, lengths, {term: tuple(values) for term, values in counts.items()})
+        action, verb = tool_action(split_words(document.name), skip=split_words(document.server))
+        entry = _Entry(
+            document, lengths, {term: tuple(values) for term, values in counts.items()}, action, verb
+        )
         self._entries[document.key] = entry
+        if self._embedder is not None or self._load_embedder is not None:
+            self._unembedded.add(document.key)
+            self._matrix = None
         for index, length in enumerate(lengths):
             self._total_lengths[index] += length
         if len(self._entries) == 1:
@@ -338,6 +391,9 @@ class ToolIndex:
         entry = self._entries.pop(key, None)
         if entry is None:
             return
+        self._unembedded.discard(key)
+        if self._vectors.pop(key, None) is not None:
+            self._matrix = None
         for term in entry.counts:
             postings = self._postings.get(term)
             if postings is not None:
@@ -398,15 +454,31 @@ class ToolIndex:
             for key, value in best.items():
                 scores[key] = scores.get(key, 0.0) + value
                 matched[key] = matched.get(key, 0) + 1
+        needed, need_verb = need_actions(split_words(query))
         if parsed.concept_count:
             name_matched: dict[str, int] = {}
             for keys in named:
                 for key in keys:
                     name_matched[key] = name_matched.get(key, 0) + 1
+            mentioned = self._mentioned_servers(parsed)
             for key in scores:
                 share = matched[key] / parsed.concept_count
                 name_share = name_matched.get(key, 0) / parsed.concept_count
                 scores[key] *= 1.0 + COVERAGE_WEIGHT * share + NAME_COVERAGE_WEIGHT * name_share
+                entry = self._entries[key]
+                if needed:
+                    scores[key] *= action_factor(needed, need_verb, entry.action, entry.verb)
+                if entry.document.server in mentioned:
+                    scores[key] *= SERVER_MENTION_BOOST
+        dense = self._dense_scores(
+            query, [key for key, _ in heapq.nlargest(FUSION_DEPTH, scores.items(), key=_score_of)]
+        )
+        if dense is not None:
+            scores = _fuse(scores, dense)
+            for key in scores:
+                entry = self._entries[key]
+                if needed:
+                    scores[key] *= action_factor(needed, need_verb, entry.action, entry.verb)
         candidates = scores.items()
         if allowed is not None:
             candidates = [(key, score) for key, score in candidates if allowed(key)]  # type: ignore[assignment]
@@ -414,10 +486,111 @@ class ToolIndex:
             heapq.nlargest(limit * 2, candidates, key=_score_of), key=lambda item: (-item[1], item[0])
         )[:limit]
 
+    def _dense_scores(self, query: str, also: Iterable[str] = ()) -> dict[str, float] | None:
+        """The :data:`FUSION_DEPTH` tools nearest to ``query`` under the embedding model, with their cosine
+        and those of ``also`` (``None``: the index is lexical)."""
+        embedder = self._embedder
+        if embedder is None and self._load_embedder is not None:
+            loader, self._load_embedder = self._load_embedder, None
+            try:
+                embedder = self._embedder = loader()
+            except Exception as error:  # "embeddings: on" with a broken install: say so once, stay lexical
+                _log.error("tool search stays lexical: %s", error)
+            if embedder is None:
+                self._unembedded.clear()
+        if embedder is None or not self._entries:
+            return None
+        if self._unembedded:
+            keys = sorted(self._unembedded)
+            rows = embedder.embed([_embedding_text(self._entries[key].document) for key in keys])
+            self._vectors.update(zip(keys, rows, strict=True))
+            self._unembedded.clear()
+            self._matrix = None
+        if self._matrix is None:
+            import numpy  # the embedding extra brings it; a lexical index never gets here
+
+            keys = list(self._vectors)
+            # float32: the bundled table is float16, whose products numpy computes an order slower.
+            matrix = numpy.vstack([self._vectors[key] for key in keys]).astype(numpy.float32)
+            # A tool with no word the model knows gets a zero (or NaN) row: it is then near nothing.
+            matrix = numpy.nan_to_num(matrix, nan=0.0, posinf=0.0, neginf=0.0)
+            self._matrix = (keys, matrix)
+            self._rows = {key: row for row, key in enumerate(keys)}
+        keys, matrix = self._matrix
+        import numpy
+
+        # einsum's own loop, not BLAS: on a shared machine a threaded BLAS matvec over a few thousand rows
+        # waits on its threads and takes twenty times as long.
+        vector = numpy_vector(embedder.embed([query])[0])
+        if not numpy.isfinite(vector).all() or not vector.any():
+            return {}  # a need with no word the model knows ("", "   "): the words alone decide
+        similarities = numpy.einsum("ij,j->i", matrix, vector)
+        depth = min(FUSION_DEPTH, len(keys))
+        best = similarities.argpartition(-depth)[-depth:] if depth < len(keys) else range(len(keys))
+        found = {keys[row]: float(similarities[row]) for row in best}
+        rows = self._rows
+        for key in also:  # the lexical ranking's best, to be mixed with their own similarity
+            row = rows.get(key)
+            if row is not None and key not in found:
+                found[key] = float(similarities[row])
+        return found
+
+    def _mentioned_servers(self, parsed: _Query) -> set[str]:
+        """The servers the need names: a word of the need (not an expansion) that is mostly the name.
+
+        "run" is a word of ``google-cloud-cloud-run`` but also of hundreds of other tools, so it names no
+        server; "notion" or "trello" is found almost only in those servers' tools.
+        """
+        mentioned: set[str] = set()
+        for term, weight in parsed.weights.items():
+            if weight < 1.0:
+                continue
+            servers = self._server_terms.get(term)
+            if not servers:
+                continue
+            df = len(self._postings.get(term, ()))
+            own = sum(len(self._by_server.get(server, ())) for server in servers)
+            if df and own / df >= SERVER_MENTION_SHARE:
+                mentioned.update(servers)
+        return mentioned
+
     def document(self, key: str) -> ToolDocument | None:
         """The document indexed under ``key``."""
         entry = self._entries.get(key)
         return entry.document if entry is not None else None
+
+
+def numpy_vector(row: Any) -> Any:
+    """``row`` as a float32 numpy vector (the model's rows may be float16)."""
+    import numpy
+
+    return numpy.asarray(row, dtype=numpy.float32)
+
+
+def _embedding_text(document: ToolDocument) -> str:
+    """What the embedding model reads of a tool: its name and server in words, title, first line."""
+    first_line = document.description.strip().split("\n", 1)[0][:_EMBEDDED_CHARS]
+    parts = [" ".join(split_words(document.name)), " ".join(split_words(document.server))]
+    return ". ".join(part for part in (*parts, document.title, first_line) if part)
+
+
+def _fuse(lexical: Mapping[str, float], dense: Mapping[str, float]) -> dict[str, float]:
+    """Lexical and embedding scores, each scaled to its best, mixed by :data:`DENSE_WEIGHT`.
+
+    Only the best :data:`FUSION_DEPTH` of each ranking take part: past those neither has an opinion.
+    """
+    top_lexical = heapq.nlargest(FUSION_DEPTH, lexical.items(), key=_score_of)
+    top_dense = heapq.nlargest(FUSION_DEPTH, dense.items(), key=_score_of)
+    lexical_best = top_lexical[0][1] if top_lexical and top_lexical[0][1] > 0 else 1.0
+    dense_best = top_dense[0][1] if top_dense and top_dense[0][1] > 0 else 1.0
+    fused: dict[str, float] = {}
+    for key in {key for key, _ in top_lexical} | {key for key, _ in top_dense}:
+        lexical_part = lexical.get(key, 0.0) / lexical_best
+        dense_part = max(dense.get(key, 0.0), 0.0) / dense_best  # past the best of its ranking: no opinion
+        score = (1.0 - DENSE_WEIGHT) * lexical_part + DENSE_WEIGHT * dense_part
+        if score > 0.0:  # a tool neither ranking finds anything in is not a result
+            fused[key] = score
+    return fused
 
 
 def _score_of(item: tuple[str, float]) -> float:
@@ -428,28 +601,53 @@ def _plain_words(text: str) -> list[str]:
     return [word for word in _NON_WORD.split(text.lower()) if word]
 
 
-def bm25_rank(documents: Iterable[ToolDocument], query: str, limit: int = 5) -> list[str]:
-    """Plain BM25 (k1 1.2, b 0.75) over each tool's name and description words: the baseline."""
-    docs = list(documents)
-    tokenised = [_plain_words(f"{doc.name} {doc.description}") for doc in docs]
-    average = sum(len(words) for words in tokenised) / max(len(docs), 1)
-    frequencies: dict[str, int] = {}
-    for words in tokenised:
-        for word in set(words):
-            frequencies[word] = frequencies.get(word, 0) + 1
-    query_words = set(_plain_words(query))
-    scores = []
-    for doc, words in zip(docs, tokenised, strict=True):
-        score = 0.0
-        counts: dict[str, int] = {}
-        for word in words:
-            if word in query_words:
+class PlainBm25:
+    """Plain BM25 (k1 1.2, b 0.75) over each tool's name and description words: the baseline.
+
+    No splitting of identifiers, no stemming, no expansion, one field: what a search over tool definitions
+    gets with nothing added, kept so that ``docs/tool-search.md`` can measure what the ranking adds.
+    """
+
+    def __init__(self, documents: Iterable[ToolDocument]) -> None:
+        self._keys: list[str] = []
+        self._counts: list[dict[str, int]] = []
+        self._lengths: list[int] = []
+        self._frequencies: dict[str, int] = {}
+        for doc in documents:
+            words = _plain_words(f"{doc.name} {doc.description}")
+            counts: dict[str, int] = {}
+            for word in words:
                 counts[word] = counts.get(word, 0) + 1
-        for word, count in counts.items():
-            df = frequencies[word]
-            idf = math.log(1.0 + (len(docs) - df + 0.5) / (df + 0.5))
-            score += idf * count * (K1 + 1) / (count + K1 * (0.25 + 0.75 * len(words) / max(average, 1.0)))
-        if score > 0:
-            scores.append((score, doc.key))
-    scores.sort(key=lambda item: (-item[0], item[1]))
-    return [key for _, key in scores[:limit]]
+            for word in counts:
+                self._frequencies[word] = self._frequencies.get(word, 0) + 1
+            self._keys.append(doc.key)
+            self._counts.append(counts)
+            self._lengths.append(len(words))
+        self._average = sum(self._lengths) / max(len(self._keys), 1)
+
+    def rank(self, query: str, limit: int = 5) -> list[str]:
+        """The keys of the ``limit`` best tools for ``query``, best first (ties by key)."""
+        total = len(self._keys)
+        query_words = set(_plain_words(query))
+        idf = {
+            word: math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+            for word in query_words
+            if (df := self._frequencies.get(word, 0))
+        }
+        scores = []
+        for key, counts, length in zip(self._keys, self._counts, self._lengths, strict=True):
+            score = 0.0
+            norm = K1 * (0.25 + 0.75 * length / max(self._average, 1.0))
+            for word, weight in idf.items():
+                count = counts.get(word, 0)
+                if count:
+                    score += weight * count * (K1 + 1) / (count + norm)
+            if score > 0:
+                scores.append((score, key))
+        scores.sort(key=lambda item: (-item[0], item[1]))
+        return [key for _, key in scores[:limit]]
+
+
+def bm25_rank(documents: Iterable[ToolDocument], query: str, limit: int = 5) -> list[str]:
+    """:class:`PlainBm25` built for one query (build the class once to rank many)."""
+    return PlainBm25(documents).rank(query, limit)
