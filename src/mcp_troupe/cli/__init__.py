@@ -28,6 +28,7 @@ import contextlib
 import logging
 import os
 import sys
+import time
 from collections.abc import Callable
 from typing import TextIO
 
@@ -88,14 +89,25 @@ class _CliLogHandler(logging.StreamHandler[TextIO]):
 
 
 def configure_logging(verbosity: int) -> None:
-    """Send the ``mcp_troupe`` loggers to stderr: WARNING, INFO with ``-v``, DEBUG with ``-vv``."""
+    """Send the ``mcp_troupe`` loggers to stderr: WARNING, INFO with ``-v``, DEBUG with ``-vv``.
+
+    With ``-v`` each line starts with the UTC time to the millisecond (``troupe: 12:04:05.123Z INFO: ...``):
+    a verbose log is read to see what took how long. Without it the warnings stay short.
+    """
     level = logging.WARNING if verbosity <= 0 else logging.INFO if verbosity == 1 else logging.DEBUG
     logger = logging.getLogger("mcp_troupe")
     for handler in list(logger.handlers):
         if isinstance(handler, _CliLogHandler):
             logger.removeHandler(handler)
     handler = _CliLogHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(f"{PROG}: %(levelname)s: %(name)s: %(message)s"))
+    if verbosity > 0:
+        formatter = logging.Formatter(
+            f"{PROG}: %(asctime)s.%(msecs)03dZ %(levelname)s: %(name)s: %(message)s", datefmt="%H:%M:%S"
+        )
+        formatter.converter = time.gmtime
+    else:
+        formatter = logging.Formatter(f"{PROG}: %(levelname)s: %(name)s: %(message)s")
+    handler.setFormatter(formatter)
     logger.addHandler(handler)
     logger.setLevel(level)
 

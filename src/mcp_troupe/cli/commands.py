@@ -6,17 +6,31 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import re
+import shlex
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
+import httpx
+
 from mcp_troupe import (
+    ApprovalRequired,
     ServerState,
     ServerStatus,
+    ToolResult,
     TroupeConfig,
     TroupeError,
     UnknownTool,
     stdio_server,
+)
+from mcp_troupe.cli.calls import (
+    approval_error,
+    config_for_call,
+    server_problem,
+    servers_for_tool,
+    unknown_tool_error,
+    wait_for_tool,
 )
 from mcp_troupe.cli.common import (
     EXIT_FAILED,
@@ -28,11 +42,11 @@ from mcp_troupe.cli.common import (
     running,
     terminal_host,
     unsettled,
-    wait_for_tool,
 )
 from mcp_troupe.cli.output import (
     auth_text,
     first_line,
+    plural,
     print_error,
     print_json,
     print_note,
@@ -52,21 +66,46 @@ DEMO_WAIT: Final = 30.0
 # ---- server reports ----------------------------------------------------------------------------------------
 
 
-def _report_servers(args: argparse.Namespace, *, wait: float, strict: bool) -> int:
-    """Shared body of ``check`` (``strict``: exit 1 unless every enabled server is ready) and ``status``."""
+def strict_problems(config: TroupeConfig, statuses: Sequence[ServerStatus]) -> list[str]:
+    """What ``troupe check --strict`` fails on beyond a server that is not ready, for CI: a check that
+    connected nothing proved nothing.
+
+    - a server skipped for a reason other than its own ``enabled: false`` (``tools.mcp.enabled: false``, an
+      HTTP server under ``execution.networkPolicy: deny``): it was meant to run and was not tried;
+    - no server ready at all (none configured, or every one disabled).
+    """
+    problems = []
+    for status in statuses:
+        server = config.servers.get(status.name)
+        if status.state is ServerState.SKIPPED and server is not None and server.enabled:
+            problems.append(f"server {status.name!r} was skipped: {first_line(status.last_error)}")
+    if not any(status.state is ServerState.READY for status in statuses):
+        problems.append(
+            "no server is ready, so nothing was checked"
+            + ("" if statuses else f" (no servers configured in {config.source})")
+        )
+    return problems
+
+
+def _report_servers(args: argparse.Namespace, *, wait: float, is_check: bool) -> int:
+    """Shared body of ``check`` (``is_check``: exit 1 unless every enabled server is ready, and with
+    ``--strict`` the rules of :func:`strict_problems` too) and ``status`` (a snapshot that exits 0)."""
     config = load(args)
     with running(config) as troupe:
         is_settled = troupe.wait_ready(timeout=wait)
         statuses = troupe.status()
     not_ready = [s.name for s in statuses if s.state not in (ServerState.READY, ServerState.SKIPPED)]
+    strict = strict_problems(config, statuses) if is_check and getattr(args, "strict", False) else []
     if getattr(args, "json", False):
         document: dict[str, Any] = {
             "config": config.source,
             "settled": is_settled,
             "servers": [status_json(status) for status in statuses],
         }
+        if is_check:
+            document["ok"] = not not_ready and not strict and is_settled
         if strict:
-            document["ok"] = not not_ready
+            document["strict_problems"] = strict
         print_json(document)
     else:
         print(f"config: {config.source}")
@@ -78,21 +117,23 @@ def _report_servers(args: argparse.Namespace, *, wait: float, strict: bool) -> i
     if not is_settled:
         waiting = ", ".join(f"{s.name} ({s.state})" for s in unsettled(statuses))
         message = f"not settled after {wait:g} s: {waiting}"
-        if strict:
+        if is_check:
             print_error(message)
         else:
             print_note(message)
-    if strict and not_ready:
+    for problem in strict:
+        print_error(f"--strict: {problem}")
+    if is_check and not_ready:
         if is_settled:  # else the line above named them
-            noun = "server" if len(not_ready) == 1 else "servers"
-            print_error(f"{len(not_ready)} {noun} not ready: {', '.join(not_ready)}")
+            print_error(f"{plural(len(not_ready), 'server')} not ready: {', '.join(not_ready)}")
         return EXIT_FAILED
-    return EXIT_OK
+    return EXIT_FAILED if strict else EXIT_OK
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """``troupe check``: validate, connect, report; exit 1 if any enabled server is not ready."""
-    return _report_servers(args, wait=args.wait, strict=True)
+    """``troupe check``: validate, connect, report; exit 1 if any enabled server is not ready (``--strict``:
+    also if one was skipped by policy or none is ready)."""
+    return _report_servers(args, wait=args.wait, is_check=True)
 
 
 def _review_lines(entry: ReviewEntry) -> list[str]:
@@ -141,7 +182,7 @@ def run_review(args: argparse.Namespace) -> int:
 
 def run_status(args: argparse.Namespace) -> int:
     """``troupe status``: the same report as ``check``, as a snapshot that exits 0 whatever the states."""
-    return _report_servers(args, wait=args.wait, strict=False)
+    return _report_servers(args, wait=args.wait, is_check=False)
 
 
 def run_login(args: argparse.Namespace) -> int:
@@ -158,17 +199,40 @@ def run_login(args: argparse.Namespace) -> int:
             f"no HTTP server {args.name!r} with auth: oauth in {config.source} "
             f"(those with it: {', '.join(known) or 'none'})"
         )
+    if config.network_policy != "allow":
+        # The same master switch that skips the server in every other command: a login is network access.
+        raise TroupeError(
+            f"not logging in to server {server.name!r} ({_without_query(server.url)}): "
+            f"execution.networkPolicy is {config.network_policy} in {config.source} (set it to allow)"
+        )
     store = CredentialStore()
     # The URL and the paste prompt go to stderr: stdout stays the command's result (JSON with --json).
-    state = asyncio.run(
-        login(server, store=store, use_browser=not args.no_browser, input_stream=sys.stdin, output=sys.stderr)
-    )
+    try:
+        flow = login(
+            server, store=store, use_browser=not args.no_browser, input_stream=sys.stdin, output=sys.stderr
+        )
+        state = asyncio.run(flow)
+    except httpx.HTTPError as exc:
+        # Reaching the server or its authorization server failed below the OAuth flow's own errors: name the
+        # server and the address tried, never a bare transport exception.
+        request = getattr(exc, "_request", None)
+        tried = _without_query(str(request.url)) if isinstance(request, httpx.Request) else None
+        where = f"; tried {tried}" if tried and tried != _without_query(server.url) else ""
+        raise TroupeError(
+            f"login to server {server.name!r} ({_without_query(server.url)}) failed{where}: "
+            f"{type(exc).__name__}: {exc or 'no detail'}"
+        ) from exc
     info = describe(state)
     if getattr(args, "json", False):
         print_json({"server": server.name, "auth": info})
     else:
         print(f"logged in to {server.name}: {auth_text(info, server.name)}")
     return EXIT_OK
+
+
+def _without_query(url: str | None) -> str:
+    """``url`` without its query and fragment (which may carry a code or a state): what an error may show."""
+    return (url or "").split("?", 1)[0].split("#", 1)[0]
 
 
 def run_logout(args: argparse.Namespace) -> int:
@@ -203,21 +267,33 @@ def run_tools(args: argparse.Namespace) -> int:
 
 
 def run_call(args: argparse.Namespace) -> int:
-    """``troupe call TOOL``: call one tool; exit 1 if it raised or returned a tool error."""
+    """``troupe call TOOL``: call one tool; exit 1 if it raised or returned a tool error.
+
+    Only the servers the qualified name may belong to are started (all of them for a built-in or a name
+    that does not tell), and a server whose first connect failed fails the call at once with its reason.
+    """
     arguments = parse_arguments_json(args.arguments)  # before starting anything: a typo costs nothing
-    config = load(args)
+    config = config_for_call(load(args), args.tool)
     # host callbacks: on a terminal the operator answers the servers' forms and sampling requests, and a
     # progress bar shows on stderr; elsewhere nothing is declared (servers get -32601, as always).
     bar, handlers = terminal_host()
     with running(config, approver_for(args), **handlers) as troupe:
         wait_for_tool(troupe, args.tool, args.wait)
+        owners = [s for s in troupe.status() if s.name in servers_for_tool(config, args.tool)]
+        if owners and all(s.state is not ServerState.READY for s in owners):
+            problems = "\n".join(server_problem(status) for status in owners)
+            raise TroupeError(f"cannot call {args.tool!r}: {problems}")
         try:
             result = troupe.call(args.tool, arguments, timeout=args.timeout, progress_handler=bar)
         except UnknownTool as exc:
             # The tools of a server that is not ready are not in the table: say which servers those are.
-            not_ready = [s for s in troupe.status() if s.state is not ServerState.READY]
-            hint = "; ".join(f"server {s.name!r} is not ready: {s.state}" for s in not_ready)
-            raise TroupeError(f"{exc}" + (f" ({hint})" if hint else " (see `troupe tools`)")) from exc
+            # A server switched off (enabled: false) is not why a tool is missing; a policy skip may be.
+            statuses = [
+                s for s in troupe.status() if s.name not in config.servers or config.servers[s.name].enabled
+            ]
+            raise unknown_tool_error(exc, statuses, troupe.tools()) from exc
+        except ApprovalRequired as exc:
+            raise approval_error(exc) from exc
         finally:
             if bar is not None:
                 bar.finish()
@@ -271,20 +347,84 @@ def builtin_arguments(tool: str, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run_builtin(args: argparse.Namespace, tool: str) -> int:
-    """Call a built-in tool through ``Troupe.call``, so the output is exactly what the model would read."""
+    """Call a built-in tool through ``Troupe.call``, so the output is what the model would read.
+
+    Two things differ, both for the operator: the hints that name the tool's arguments name the command's
+    options instead (``--server NAME``, a ``troupe ... --cursor`` line), and a listing without ``--server``
+    while several servers are connected lists each of them in turn (the model must pick one) instead of
+    failing, saying which servers offer nothing.
+    """
     arguments = builtin_arguments(tool, args)
+    command = "resources" if tool == "mcp_resources" else "prompts"
     config = load(args)
     with running(config) as troupe:
         troupe.wait_ready(timeout=args.wait)
-        result = troupe.call(tool, arguments, timeout=args.timeout)
+        statuses = troupe.status()
+        ready = [status.name for status in statuses if status.state is ServerState.READY]
+        results: list[tuple[str | None, ToolResult]]
+        if args.action in ("list", "templates") and "server" not in arguments and len(ready) > 1:
+            results = [
+                (name, troupe.call(tool, {**arguments, "server": name}, timeout=args.timeout))
+                for name in ready
+            ]
+        else:
+            results = [(arguments.get("server"), troupe.call(tool, arguments, timeout=args.timeout))]
+    failed = False
+    documents: list[dict[str, Any]] = []
+    texts: list[str] = []
+    for server, result in results:
+        # The built-in's own refusal for a server without the capability (builtin_tools.choose_server).
+        refusal = f"server {server!r} does not offer"
+        offers_nothing = len(results) > 1 and result.is_error and result.text.startswith(refusal)
+        failed = failed or (result.is_error and not offers_nothing)
+        documents.append({"server": server, **result_json(result)})
+        if offers_nothing:
+            what = "resource templates" if args.action == "templates" else command
+            texts.append(f"Server {server!r} offers no {what}.")
+        else:
+            texts.append(cli_wording(result.text, command))
     if getattr(args, "json", False):
-        print_json(result_json(result))
+        # One server: the tool's result as it is; several: one entry per server, each naming it.
+        print_json(result_json(results[0][1]) if len(results) == 1 else documents)
     else:
-        print(result.text)
-    if result.is_error:
-        print_error(f"{tool} action={args.action} returned an error (isError: true)")
+        print("\n\n".join(texts))
+    for status in statuses:
+        if status.state not in (ServerState.READY, ServerState.SKIPPED):
+            print_note(f"server {status.name!r} is {status.state}; its {command} are not listed")
+    if failed:
+        print_error(f"troupe {command} {args.action} failed: the server's answer above is an error")
         return EXIT_FAILED
     return EXIT_OK
+
+
+_ARGUMENT_HINT = re.compile(r"\bserver=<name>")
+_MORE_LINE = re.compile(
+    r"^(\[?)(?:More|more): call mcp_(?:resources|prompts) with (\{.*\})(\]?)$", re.MULTILINE
+)
+
+
+def cli_wording(text: str, command: str) -> str:
+    """The built-in tool's ``text`` with its hints for the model turned into the command's options.
+
+    ``say which one with server=<name>`` becomes ``--server NAME``; a ``More: call mcp_resources with {...}``
+    line becomes the ``troupe resources ... --cursor`` command that continues the listing.
+    """
+    text = _ARGUMENT_HINT.sub("--server NAME", text)
+
+    def more(match: re.Match[str]) -> str:
+        try:
+            call = json.loads(match[2])
+        except ValueError:
+            return match[0]
+        if not isinstance(call, dict):
+            return match[0]
+        words = ["troupe", command, str(call.get("action", ""))]
+        for key in ("server", "uri", "name", "cursor"):
+            if isinstance(call.get(key), str):
+                words += [f"--{key}", shlex.quote(call[key])]
+        return f"{match[1]}More: {' '.join(words)}{match[3]}"
+
+    return _MORE_LINE.sub(more, text)
 
 
 def run_resources(args: argparse.Namespace) -> int:

@@ -9,7 +9,6 @@ import json
 import logging
 import os
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from typing import Any, Final, TextIO
 
@@ -123,27 +122,6 @@ def load(args: argparse.Namespace) -> TroupeConfig:
     path = config_path(args)
     log.info("loading configuration %s", path)
     return load_config(path)
-
-
-def wait_for_tool(troupe: Troupe, name: str, wait: float) -> None:
-    """Wait until ``name`` is callable, every server has settled, or ``wait`` seconds pass.
-
-    Waiting for the tool rather than for every server means one slow or failing server does not hold up a
-    call to another. Each state change emits an event; events are queued, so none is missed between a
-    check and the wait that follows it.
-    """
-    deadline = time.monotonic() + wait
-    while True:
-        if any(spec.name == name for spec in troupe.tools(ready_only=True)):
-            return
-        if all(status.state.is_settled for status in troupe.status()):
-            return
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return
-        # A short wait: an event emitted between the check above and this subscription is not seen.
-        for _event in troupe.events(timeout=min(remaining, 0.25)):
-            break
 
 
 def unsettled(statuses: Sequence[ServerStatus]) -> list[ServerStatus]:

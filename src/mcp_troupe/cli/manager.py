@@ -10,8 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-from mcp_troupe import Troupe, load_config
+from mcp_troupe import Troupe, TroupeError, load_config
 from mcp_troupe.approval import approve_all
+from mcp_troupe.cli.calls import NO_APPROVER_MARK, approval_message
 from mcp_troupe.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -21,8 +22,8 @@ from mcp_troupe.cli.common import (
     parse_arguments_json,
     running,
 )
-from mcp_troupe.cli.output import print_json, status_lines, summary_line
-from mcp_troupe.control import ControlClient, default_socket_path, status_from_json
+from mcp_troupe.cli.output import plural, print_json, status_lines, summary_line
+from mcp_troupe.control import ControlClient, ControlError, default_socket_path, status_from_json
 
 
 def control_socket_path(args: argparse.Namespace) -> Path:
@@ -47,7 +48,8 @@ def run_manager(args: argparse.Namespace) -> int:
     try:
         with running(config, approve_all if args.yes else None) as troupe:
             path = troupe.serve_control(socket_path)
-            print(f"troupe: managing {len(config.servers)} servers from {config.source}", flush=True)
+            managed = plural(len(config.servers), "server")
+            print(f"troupe: managing {managed} from {config.source}", flush=True)
             print(f"troupe: control socket {path} (try: troupe ctl status --socket {path})", flush=True)
             _render_live(troupe, live=live, as_json=getattr(args, "json", False))
     except KeyboardInterrupt:
@@ -107,7 +109,14 @@ def run_ctl(args: argparse.Namespace) -> int:
         return EXIT_OK
     if action == "call":
         arguments = parse_arguments_json(args.arguments)
-        result = client.request("call", tool=target, arguments=arguments)
+        try:
+            result = client.request("call", tool=target, arguments=arguments)
+        except ControlError as exc:
+            if exc.kind == "ApprovalRequired" and exc.reason is not None:
+                # The approver that is missing is the manager's: `troupe ctl call --yes` could not help.
+                reason = exc.reason.split(NO_APPROVER_MARK, 1)[0]
+                raise TroupeError(approval_message(target, reason, manager=str(client.path))) from exc
+            raise
         if getattr(args, "json", False):
             print_json(result)
         else:

@@ -23,6 +23,11 @@ FALLBACK_COLUMNS: Final = 100
 # ---- small helpers: output, tables, JSON -------------------------------------------------------------------
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 server``, ``2 servers``, ``0 servers``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def print_error(message: str) -> None:
     """``troupe: error: MESSAGE`` on stderr."""
     print(f"{PROG}: error: {message}", file=sys.stderr)

@@ -71,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--wait", type=seconds_type, default=DEFAULT_WAIT, metavar="SECONDS",
         help=f"how long to wait for every server to settle (default: {DEFAULT_WAIT:g})",
     )  # fmt: skip
+    check.add_argument(
+        "--strict", action="store_true",
+        help="for CI: also fail when a server was skipped by policy (not by enabled: false) or none is ready",
+    )  # fmt: skip
 
     tools = add("tools", run_tools, "list the tools of every server")
     tools.add_argument("--ready-only", action="store_true", help="only tools of servers connected right now")
