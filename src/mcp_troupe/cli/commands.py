@@ -369,20 +369,8 @@ def _run_builtin(args: argparse.Namespace, tool: str) -> int:
             ]
         else:
             results = [(arguments.get("server"), troupe.call(tool, arguments, timeout=args.timeout))]
-    failed = False
-    documents: list[dict[str, Any]] = []
-    texts: list[str] = []
-    for server, result in results:
-        # The built-in's own refusal for a server without the capability (builtin_tools.choose_server).
-        refusal = f"server {server!r} does not offer"
-        offers_nothing = len(results) > 1 and result.is_error and result.text.startswith(refusal)
-        failed = failed or (result.is_error and not offers_nothing)
-        documents.append({"server": server, **result_json(result)})
-        if offers_nothing:
-            what = "resource templates" if args.action == "templates" else command
-            texts.append(f"Server {server!r} offers no {what}.")
-        else:
-            texts.append(cli_wording(result.text, command))
+    texts, failed = listing_texts(results, action=args.action, command=command)
+    documents = [{"server": server, **result_json(result)} for server, result in results]
     if getattr(args, "json", False):
         # One server: the tool's result as it is; several: one entry per server, each naming it.
         print_json(result_json(results[0][1]) if len(results) == 1 else documents)
@@ -395,6 +383,29 @@ def _run_builtin(args: argparse.Namespace, tool: str) -> int:
         print_error(f"troupe {command} {args.action} failed: the server's answer above is an error")
         return EXIT_FAILED
     return EXIT_OK
+
+
+def listing_texts(
+    results: Sequence[tuple[str | None, ToolResult]], *, action: str, command: str
+) -> tuple[list[str], bool]:
+    """The text to print for each server's answer, and whether any answer is a failure.
+
+    Among several servers, one that does not offer the capability is a line saying so, not a failure: the
+    operator asked for everything there is. Alone, the same refusal is the answer (and a failure).
+    """
+    texts: list[str] = []
+    failed = False
+    for server, result in results:
+        # The built-in's own refusal for a server without the capability (builtin_tools.choose_server).
+        refusal = f"server {server!r} does not offer"
+        offers_nothing = len(results) > 1 and result.is_error and result.text.startswith(refusal)
+        failed = failed or (result.is_error and not offers_nothing)
+        if offers_nothing:
+            what = "resource templates" if action == "templates" else command
+            texts.append(f"Server {server!r} offers no {what}.")
+        else:
+            texts.append(cli_wording(result.text, command))
+    return texts, failed
 
 
 _ARGUMENT_HINT = re.compile(r"\bserver=<name>")
