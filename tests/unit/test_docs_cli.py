@@ -1,4 +1,5 @@
-"""The examples in docs/cli.md are outputs of real runs: every ``console`` block is run and compared.
+"""The examples in docs/ are outputs of real runs: every ``console`` block (docs/cli.md has most) is run and
+compared.
 
 Each block is one bash script run in a fresh directory holding the files of ``docs/examples/cli/`` plus
 ``docs/examples/troupe.yaml`` as ``troupe.yaml``, with this interpreter's ``troupe`` first on ``PATH``. A line
@@ -176,9 +177,10 @@ def start_background(command: str, directory: Path) -> subprocess.Popen[bytes]:
     return process
 
 
-BLOCKS = [(path, block) for path in [DOCS / "cli.md"] for block in console_blocks(path)]
+BLOCKS = [(path, block) for path in sorted(DOCS.glob("*.md")) for block in console_blocks(path)]
 
 
+@pytest.mark.slow  # about a minute in all on an idle 2-core machine: each command starts a Python
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize(
     ("path", "block"), BLOCKS, ids=[f"{path.name}:{block.line}" for path, block in BLOCKS]
