@@ -392,3 +392,50 @@ def test_login_to_an_unreachable_server_names_the_server_and_the_address(
     assert "127.0.0.1:9" in error and "ConnectError: " in error
     assert not error.endswith("ConnectError")
     assert "secret-value" not in error
+
+
+# ---- troupe run --------------------------------------------------------------------------------------------
+
+
+ONE_TOOL_SERVER = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message["method"] == "initialize":
+        result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "one", "version": "1"}}
+    elif message["method"] == "tools/list":
+        tool = {"name": "only", "description": "The one tool.", "inputSchema": {"type": "object"}}
+        result = {"tools": [tool]}
+    else:
+        result = {}
+    print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+"""
+
+
+def test_troupe_run_counts_one_server_and_one_tool_in_the_singular(tmp_path: Path) -> None:
+    (tmp_path / "one_tool.py").write_text(ONE_TOOL_SERVER, encoding="utf-8")
+    solo = {"command": sys.executable, "args": [str(tmp_path / "one_tool.py")]}
+    document = {"tools": {"mcp_servers": {"solo": solo}}}
+    (tmp_path / "troupe.yaml").write_text(json.dumps(document), encoding="utf-8")
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("TROUPE_")}
+    manager = subprocess.Popen(
+        [sys.executable, "-m", "mcp_troupe.cli", "run", "--no-view", "--socket", str(tmp_path / "c.sock")],
+        cwd=tmp_path,
+        env={**environment, "PYTHONUNBUFFERED": "1"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert manager.stdout is not None
+        lines = [manager.stdout.readline() for _ in range(3)]
+    finally:
+        manager.terminate()
+        manager.wait(timeout=20)
+
+    assert lines[0] == "troupe: managing 1 server from troupe.yaml\n"
+    assert lines[2].endswith(" solo connected (incarnation 1): 1 tool\n"), lines
