@@ -35,7 +35,7 @@ import pykka
 from mcp_troupe.actors.loop import IoLoop
 from mcp_troupe.actors.registry import CallTool, GetStatus, Restart, Start, Stop, render_reply
 from mcp_troupe.config import DEFAULT_MAX_OUTPUT_CHARS
-from mcp_troupe.errors import TroupeError
+from mcp_troupe.errors import ToolDenied, TroupeError
 from mcp_troupe.types import ServerState, ServerStatus
 
 __all__ = [
@@ -54,7 +54,16 @@ OPERATIONS = ("status", "restart", "stop", "start", "call")
 
 
 class ControlError(TroupeError):
-    """The control socket could not be opened, reached, or answered an error."""
+    """The control socket could not be opened, reached, or answered an error.
+
+    ``kind`` is the class name of the manager's error when it sent one (``"ApprovalRequired"``...), and
+    ``reason`` a refused call's reason, so that the CLI can say what fixes it on the manager's side.
+    """
+
+    def __init__(self, message: str, *, kind: str | None = None, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.reason = reason
 
 
 def default_socket_path() -> Path:
@@ -225,7 +234,10 @@ class ControlServer:
             await self._ask(command[op])
             return {"ok": True, "result": {"server": server, "op": op}}
         except TroupeError as exc:
-            return {"ok": False, "error": str(exc)}
+            reply: dict[str, Any] = {"ok": False, "error": str(exc), "kind": type(exc).__name__}
+            if isinstance(exc, ToolDenied):
+                reply["reason"] = exc.reason
+            return reply
         except TimeoutError:
             return {"ok": False, "error": "the manager did not answer in time"}
 
@@ -291,5 +303,11 @@ class ControlClient:
             raise ControlError(f"the manager at {self.path} sent an unreadable reply") from None
         if not isinstance(reply, dict) or not reply.get("ok"):
             error = reply.get("error") if isinstance(reply, dict) else None
-            raise ControlError(str(error or "the manager refused the request"))
+            kind = reply.get("kind") if isinstance(reply, dict) else None
+            reason = reply.get("reason") if isinstance(reply, dict) else None
+            raise ControlError(
+                str(error or "the manager refused the request"),
+                kind=kind if isinstance(kind, str) else None,
+                reason=reason if isinstance(reason, str) else None,
+            )
         return reply.get("result")

@@ -280,7 +280,9 @@ def test_troupe_login_runs_a_machine_grant_at_once_and_names_it(
     path = tmp_path / "troupe.yaml"
     settings = {"grant": "client_credentials", "client_id": CLIENT_ID, "client_secret": "${CC_SECRET}"}
     document = {
-        "tools": {"mcp_servers": {NAME: {"url": server.server_url, "auth": "oauth", "oauth": settings}}}
+        # A login is network access: troupe login honours the same switch as every other command.
+        "execution": {"networkPolicy": "allow"},
+        "tools": {"mcp_servers": {NAME: {"url": server.server_url, "auth": "oauth", "oauth": settings}}},
     }
     path.write_text(json.dumps(document), encoding="utf-8")
     stdout = io.StringIO()

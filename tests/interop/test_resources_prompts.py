@@ -15,6 +15,7 @@ import base64
 import dataclasses
 import json
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -574,6 +575,11 @@ def test_the_cli_shows_what_the_model_sees(tmp_path: Path) -> None:
 
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.startswith("Resources of server 'res' (1-50 of 123):\n")
+    # The page ends with the command that prints the next one, not the model's tool arguments.
+    more = listed.stdout.splitlines()[-1]
+    assert more.startswith("More: troupe resources list --server res --cursor "), more
+    following = run_cli(tmp_path, *shlex.split(more.removeprefix("More: troupe ")))
+    assert following.stdout.startswith("Resources of server 'res' (51-100 of 123):\n"), following.stderr
     assert (read.returncode, read.stdout) == (
         0,
         "[resource note://003 (text/plain) from server 'res']\nNote 003.\n",
@@ -595,7 +601,7 @@ def test_the_cli_exits_1_with_the_models_error(tmp_path: Path) -> None:
         "list the resources to see what exists\n"
     )
     assert completed.stderr.endswith(
-        "troupe: error: mcp_resources action=read returned an error (isError: true)\n"
+        "troupe: error: troupe resources read failed: the server's answer above is an error\n"
     )
 
 

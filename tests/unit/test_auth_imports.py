@@ -2,7 +2,7 @@
 
 - ``actors/oauth.py`` ↔ ``actors/supervisor.py``: the supervisor starts the flow; the flow reports with a
   message from ``actors/oauth_events.py`` and never imports the supervisor back.
-- ``cli.py`` → ``actors.oauth``: the CLI's login, logout and status go through the public ``mcp_troupe.auth``.
+- ``cli/`` → ``actors.oauth``: the CLI's login, logout and status go through the public ``mcp_troupe.auth``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ def test_the_supervisor_takes_the_auth_message_from_the_neutral_module() -> None
 
 
 def test_the_cli_reaches_oauth_only_through_the_public_auth_module() -> None:
-    cli_imports = imported_modules("cli.py")
+    cli_imports: set[str] = set()
+    for module in sorted((SOURCE / "cli").glob("*.py")):
+        cli_imports |= imported_modules(f"cli/{module.name}")
 
     assert not {name for name in cli_imports if name.startswith("mcp_troupe.actors.oauth")}
     assert "mcp_troupe.auth" in cli_imports

@@ -1,11 +1,13 @@
-"""The ``troupe`` command, run as a real subprocess against the bundled demo server."""
+"""The ``troupe`` command, run as a real subprocess against the bundled demo server.
+
+What the docs show (docs/cli.md: the demo tour, check's table and its failed servers, a configuration error,
+call's output and exit statuses) is checked by tests/unit/test_docs_cli.py, which runs those examples."""
 
 from __future__ import annotations
 
 import io
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -74,19 +76,6 @@ def demo_config(tmp_path: Path) -> Path:
 # ---- troupe demo -------------------------------------------------------------------------------------------
 
 
-def test_demo_runs_the_tour_without_a_config_file(tmp_path: Path) -> None:
-    completed = run_troupe("demo", cwd=tmp_path)
-
-    assert completed.returncode == 0, completed.stderr
-    out = completed.stdout
-    assert "server demo: ready" in out
-    assert "mcp__demo__echo" in out
-    assert "hello from troupe" in out
-    assert re.search(r"^\s+5$", out, re.MULTILINE)
-    assert "is_error: true" in out
-    assert out.rstrip().endswith("stopped cleanly")
-
-
 def test_demo_json_is_one_document_with_the_calls_and_their_results(tmp_path: Path) -> None:
     completed = run_troupe("demo", "--json", cwd=tmp_path)
 
@@ -117,56 +106,6 @@ def test_the_installed_troupe_script_runs(tmp_path: Path) -> None:
 
 
 # ---- troupe check and status -------------------------------------------------------------------------------
-
-
-def test_check_lists_a_ready_server_with_its_tool_count(tmp_path: Path, demo_config: Path) -> None:
-    completed = run_troupe("check", "-c", str(demo_config), cwd=tmp_path)
-
-    assert completed.returncode == 0, completed.stderr
-    # SERVER TRANSPORT STATE INC ATTEMPTS PROTOCOL TOOLS PID/SESSION UPTIME
-    assert re.search(
-        rf"^demo\s+stdio\s+ready\s+1\s+0\s+\d{{4}}-\d\d-\d\d\s+{DEMO_TOOL_COUNT}\s+\d+\s+\d+m\d\ds$",
-        completed.stdout,
-        re.M,
-    )
-
-
-def test_check_fails_with_the_reason_when_a_command_does_not_exist(tmp_path: Path) -> None:
-    config = tmp_path / "troupe.yaml"
-    config.write_text(
-        "tools:\n  mcp:\n    reconnect: {max_attempts: 0}\n"
-        "  mcp_servers:\n    ghost:\n      command: /nonexistent/troupe-test-command\n",
-        encoding="utf-8",
-    )
-
-    completed = run_troupe("check", "-c", str(config), cwd=tmp_path)
-
-    assert completed.returncode == 1
-    assert re.search(r"^ghost\s+stdio\s+failed", completed.stdout, re.MULTILINE)
-    assert "command not found" in completed.stdout
-    assert "troupe: error: 1 server not ready: ghost" in completed.stderr
-
-
-def test_check_shows_the_stderr_tail_of_a_server_that_exited_at_start(tmp_path: Path) -> None:
-    args = ["-m", "mcp_troupe.demo", "--stderr-lines", "2", "--exit-at-start", "3"]
-    config = write_config(tmp_path, {"crashy": args}, max_attempts=0)
-
-    completed = run_troupe("check", "-c", str(config), cwd=tmp_path)
-
-    assert completed.returncode == 1
-    assert "exited with code 3" in completed.stdout
-    assert "    demo: starting line 1\n    demo: starting line 2\n" in completed.stdout
-
-
-def test_check_exits_2_with_the_key_path_of_an_unknown_key(tmp_path: Path) -> None:
-    config = tmp_path / "troupe.yaml"
-    config.write_text("tools:\n  mcp_servers:\n    demo:\n      comand: python\n", encoding="utf-8")
-
-    completed = run_troupe("check", "-c", str(config), cwd=tmp_path)
-
-    assert completed.returncode == 2
-    assert "tools.mcp_servers.demo.comand: unknown key 'comand'" in completed.stderr
-    assert completed.stdout == ""
 
 
 def test_check_exits_2_when_the_config_file_is_missing(tmp_path: Path) -> None:
@@ -203,15 +142,6 @@ def test_tools_json_has_every_field_with_risk_as_a_name(tmp_path: Path, demo_con
 
 
 # ---- troupe call -------------------------------------------------------------------------------------------
-
-
-def test_call_prints_the_result_text(tmp_path: Path, demo_config: Path) -> None:
-    completed = run_troupe(
-        "call", "mcp__demo__add", "--args", '{"a":2,"b":3}', "-c", str(demo_config), cwd=tmp_path
-    )
-
-    assert completed.returncode == 0, completed.stderr
-    assert completed.stdout == "5\n"
 
 
 def test_call_reads_arguments_from_standard_input_and_prints_json(tmp_path: Path, demo_config: Path) -> None:
@@ -258,18 +188,6 @@ def test_call_of_an_unknown_tool_exits_1(tmp_path: Path, demo_config: Path) -> N
 
     assert completed.returncode == 1
     assert "troupe: error: unknown tool 'mcp__demo__nope'" in completed.stderr
-
-
-def test_call_of_a_tool_that_returns_an_error_exits_1_with_its_text(
-    tmp_path: Path, demo_config: Path
-) -> None:
-    completed = run_troupe(
-        "call", "mcp__demo__fail", "--args", '{"message":"boom"}', "-c", str(demo_config), cwd=tmp_path
-    )
-
-    assert completed.returncode == 1
-    assert completed.stdout == "boom\n"
-    assert "returned an error" in completed.stderr
 
 
 # ---- the command line itself -------------------------------------------------------------------------------

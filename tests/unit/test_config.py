@@ -831,13 +831,13 @@ def test_an_empty_troupe_config_is_usable() -> None:
 # --- the documented example -----------------------------------------------------------------------------
 
 
-def test_the_documented_example_loads() -> None:
-    config = load_config(DOCS / "examples" / "troupe.yaml", environ={"SEARCH_API_TOKEN": "test-token"})
+def test_the_documented_example_loads_with_an_empty_environment() -> None:
+    # Out of the box: no variable to set, not even for the disabled server (issue 17).
+    config = load_config(DOCS / "examples" / "troupe.yaml", environ={})
 
     demo, search = config.servers["demo"], config.servers["search"]
     assert (demo.transport, demo.command, demo.args) == ("stdio", "python", ("-m", "mcp_troupe.demo"))
-    assert (search.transport, search.enabled) == ("http", False)
-    assert search.headers == {"Authorization": "Bearer test-token"}
+    assert (search.transport, search.enabled, search.auth) == ("http", False, "oauth")
 
 
 def test_the_example_in_the_configuration_guide_is_the_example_file() -> None:

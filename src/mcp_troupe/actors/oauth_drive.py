@@ -137,12 +137,18 @@ def _without_authorization(headers: httpx.Headers) -> dict[str, str]:
     }
 
 
+def _transport_reason(error: httpx.TransportError) -> str:
+    """``ConnectError: [Errno 111] Connection refused``: the class and the socket's reason (never headers)."""
+    kind, text = type(error).__name__, str(error)
+    return f"{kind}: {text}" if text and text != kind else kind
+
+
 async def _send_once(client: httpx.AsyncClient, request: httpx.Request, *, server: str) -> httpx.Response:
     try:
         response = await client.send(request, stream=True, follow_redirects=False)
     except httpx.TransportError as error:
         raise AuthUnreachable(
-            server, f"{request.method} {describe_url(str(request.url))} failed: {type(error).__name__}"
+            server, f"{request.method} {describe_url(str(request.url))} failed: {_transport_reason(error)}"
         ) from error
     try:
         body = bytearray()
@@ -154,7 +160,7 @@ async def _send_once(client: httpx.AsyncClient, request: httpx.Request, *, serve
                 )
     except httpx.TransportError as error:
         raise AuthUnreachable(
-            server, f"reading {describe_url(str(request.url))} failed: {type(error).__name__}"
+            server, f"reading {describe_url(str(request.url))} failed: {_transport_reason(error)}"
         ) from error
     finally:
         await response.aclose()

@@ -40,6 +40,7 @@ from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
 from mcp_troupe.errors import ConnectFailed, ConnectionLost, FrameTooLarge, OutboundFull, TroupeClosed
+from mcp_troupe.interpreter import resolve_command
 from mcp_troupe.policy.redaction import Redactor
 from mcp_troupe.protocol.jsonrpc import LineFramer, RequestId
 
@@ -714,7 +715,7 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
                 try:
                     self.runtime.loop.spawn(
                         self.connection.open,
-                        config.command,
+                        resolve_command(config.command),  # `python` is this interpreter (interpreter.py)
                         config.args,
                         env,
                         config.cwd,

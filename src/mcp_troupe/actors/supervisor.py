@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sized
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
@@ -247,7 +247,7 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                     self._tell_registry(
                         ServerCatalog(self.config.name, msg.incarnation, msg.tools, msg.rejected)
                     )
-                    self.runtime.emit("changed", self.config.name, msg.incarnation, f"{len(msg.tools)} tools")
+                    self.runtime.emit("changed", self.config.name, msg.incarnation, _tool_count(msg.tools))
             case SessionFailed():
                 if msg.incarnation == self.incarnation and self.state is ServerState.CONNECTING:
                     self._on_connect_failed(msg.error)
@@ -450,7 +450,7 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
             )
         )
         self._publish_status()
-        self.runtime.emit("connected", self.config.name, msg.incarnation, f"{len(msg.tools)} tools")
+        self.runtime.emit("connected", self.config.name, msg.incarnation, _tool_count(msg.tools))
 
     def _on_connect_failed(self, error: TroupeError) -> None:
         if isinstance(error, NeedsLogin):
@@ -617,3 +617,8 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
             ready_since=self._retries.ready_since if self.state is ServerState.READY else None,
             auth=self._auth,
         )
+
+
+def _tool_count(tools: Sized) -> str:
+    """``1 tool`` / ``9 tools``: the detail of a connected or changed event, as ``troupe run`` prints it."""
+    return "1 tool" if len(tools) == 1 else f"{len(tools)} tools"
