@@ -80,7 +80,9 @@ class _Prefilter:
 
     def runnable(self, text: str) -> list[int]:
         """The numbers of the checks that ``text`` has the triggers of, in order; the others cannot match."""
-        folded = _folded(text)
+        # Whitespace as the checks' `\s+` sees it: any run of Unicode white space (NEL, NBSP, tabs, line
+        # breaks) is one space, so that a fragment of several words is found whatever separates them.
+        folded = " ".join(_folded(text).split())
         present: set[int] = set()
         for word in self._words.intersection(_WORD.findall(folded)):
             present.update(self._groups_by_word[word])

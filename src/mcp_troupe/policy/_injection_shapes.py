@@ -201,7 +201,7 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
         r"\b(?:everything|anything|whatever|all)\s+(?:that\s+)?(?:you\s+(?:were|have\s+been|'ve\s+been)\s+"
         r"(?:told|instructed|given)|(?:the\s+)?(?:operator|user|system|developer)\s+(?:has\s+)?(?:told|said\s+to|"
         r"instructed)\s+you)\b",
-        _needs("everything anything whatever all", "told instructed given"),
+        _needs("everything anything whatever all", "told instructed given said"),
     ),
     # hiding the tool's output from the user
     (
