@@ -164,6 +164,11 @@ class _ApprovalAbandoned:
     reply_to: Future[Any]
 
 
+@dataclass(frozen=True, slots=True)
+class _IndexNow:
+    """Bring the search index up to date (sent to itself after a change while tool search is active)."""
+
+
 RegistryMessage = (
     CallTool
     | CancelToolCall
@@ -184,6 +189,7 @@ RegistryMessage = (
     | _ApprovalAbandoned
     | ChildFailed
     | JudgeMore
+    | _IndexNow
 )
 
 
@@ -306,8 +312,13 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         # troupe://results/<id> → the whole text of a cut tool output, oldest first.
         self._results: OrderedDict[str, str] = OrderedDict()
         self._results_chars = 0
-        # The tool-search index over the table, kept in step with it one server at a time.
+        # The tool-search index over the table, brought up to date one server at a time: only when a search
+        # needs it, or soon after a change while tool search is active (_IndexNow). Indexing 10,000 tools
+        # takes about a second, which must not delay readiness (or anything, for a troupe that never
+        # searches).
         self._index = self._new_index()
+        self._unindexed: dict[str, None] = {}
+        self._is_index_due = False
 
     def on_start(self) -> None:
         for name, record in self._servers.items():
@@ -402,6 +413,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 self._on_supervisor_failed(msg)
             case JudgeMore():
                 self._judge_more(msg)
+            case _IndexNow():
+                self._is_index_due = False
+                self._index_now()
             case _:
                 assert_never(msg)
 
@@ -861,6 +875,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 approved_before=True,
             ).allowed
 
+        self._index_now()
         return [self._table[key] for key, _score in self._index.search(query, limit, allowed=is_callable)]
 
     def _new_index(self) -> ToolIndex:
@@ -878,8 +893,17 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         return settings.mode == "on"
 
     def _reindex(self, servers: Iterable[str]) -> None:
-        """Give the search index the current table entries of each of ``servers`` (incremental)."""
+        """The table entries of ``servers`` changed: their index entries are out of date."""
         for server in servers:
+            self._unindexed[server] = None
+        if self._unindexed and not self._is_index_due and self._search_is_active():
+            self._is_index_due = True
+            self.actor_ref.tell(_IndexNow())
+
+    def _index_now(self) -> None:
+        """Give the search index the current table entries of each server whose entries changed."""
+        unindexed, self._unindexed = self._unindexed, {}
+        for server in unindexed:
             documents = []
             for tool_name, qualified in self._names.names_of(server).items():
                 spec = self._table.get(qualified)
@@ -953,21 +977,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 self._register(verdict)
                 if verdict.server != server:
                     others[verdict.server] = None
+        others[server] = None
         self._reindex(others)
-        documents = []
-        dropped = []
-        for qualified in touched:
-            spec = self._table.get(qualified)
-            if spec is None or spec.server != server:
-                dropped.append(qualified)
-                continue
-            title = spec.title or ""
-            documents.append(
-                document_from_definition(
-                    qualified, server, spec.original_name, spec.description, spec.input_schema, title
-                )
-            )
-        self._index.update_server(server, documents, dropped)
         self.board.routes = {}
 
     def _reviewed(self, server: str, tool: ToolDefinition, verdict: ToolVerdict) -> ToolVerdict:
@@ -1210,6 +1221,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             record.name_rejected = {}
             record.judging = None
         self._index = self._new_index()
+        self._unindexed = {}
         self._results.clear()
         self._results_chars = 0
         futures = []
