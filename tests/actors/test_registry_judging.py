@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from mcp_troupe.actors import registry as registry_module
 from mcp_troupe.actors.judging import JudgeMore
 from mcp_troupe.actors.loop import IoLoop, Runtime
-from mcp_troupe.actors.registry import RegistryActor, WhenSettled
+from mcp_troupe.actors.registry import RegistryActor, SearchTools, WhenSettled
 from mcp_troupe.actors.session import CallRequest
 from mcp_troupe.actors.supervisor import ServerCatalog, ServerDown, ServerUp, StatusChanged
 from mcp_troupe.config import TroupeConfig, stdio_server
@@ -261,3 +261,39 @@ def test_a_stale_slice_note_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
 
     assert [spec.original_name for spec in table._list_tools(ready_only=False)] == ["four"]
     assert table._status_list()[0].unjudged == 1
+
+
+@pytest.mark.timeout(30)
+def test_the_search_index_is_built_by_the_first_search_not_on_the_way_to_ready(
+    registry: RegistryUnderTest, session: ProbeHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Indexing 10,000 definitions takes about a second: with tool search off, no troupe should pay it to
+    # become ready; a search still sees the current table.
+    from mcp_troupe.search.ranking import ToolIndex
+
+    indexed: list[str] = []
+    original = ToolIndex.replace_server
+
+    def counting(index: ToolIndex, server: str, documents: object) -> None:
+        indexed.append(server)
+        original(index, server, documents)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ToolIndex, "replace_server", counting)
+    catalog = ServerCatalog(
+        "alpha",
+        1,
+        tuple(parse_tool(tool(name, f"{name} a record")) for name in ("fetch_invoice", "delete_user")),
+        (),
+    )
+    registry.ref.tell(ServerUp("alpha", 1, session.ref, catalog))
+    registry.ref.tell(StatusChanged(ServerStatus("alpha", "stdio", ServerState.READY, incarnation=1)))
+    assert [spec.name for spec in registry.tools()] == [
+        "mcp__alpha__fetch_invoice",
+        "mcp__alpha__delete_user",
+    ]
+    assert indexed == []
+
+    found = registry.ask(lambda reply_to: SearchTools("invoice", 1, reply_to))
+
+    assert [spec.name for spec in found] == ["mcp__alpha__fetch_invoice"]
+    assert indexed == ["alpha"]
