@@ -166,7 +166,8 @@ def http_server_farm(servers: int, processes: int) -> Iterator[HttpServerFarm]:
             kill(child)
 
 
-def _read_line(process: subprocess.Popen[bytes], timeout: float) -> str:
+def _read_line(process: subprocess.Popen[bytes], timeout: float, what: str = "its ports") -> str:
+    """The server's first line of output (where it says ``what``), within ``timeout`` seconds."""
     assert process.stdout is not None
     deadline = time.monotonic() + timeout
     buffer = b""
@@ -175,31 +176,17 @@ def _read_line(process: subprocess.Popen[bytes], timeout: float) -> str:
         while b"\n" not in buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or process.poll() is not None:
-                raise RuntimeError(f"the server did not say its ports (exit code {process.poll()})")
+                raise RuntimeError(f"the server did not say {what} (exit code {process.poll()})")
             if selector.select(min(remaining, 0.5)):
                 chunk = os.read(process.stdout.fileno(), 1 << 16)
                 if not chunk:
-                    raise RuntimeError("the server closed its stdout before saying its ports")
+                    raise RuntimeError(f"the server closed its stdout before saying {what}")
                 buffer += chunk
     return buffer.split(b"\n", 1)[0].decode()
 
 
 def _read_port(process: subprocess.Popen[bytes], timeout: float) -> int:
-    assert process.stdout is not None
-    deadline = time.monotonic() + timeout
-    buffer = b""
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ)
-        while b"\n" not in buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or process.poll() is not None:
-                raise RuntimeError(f"the server did not say its port (exit code {process.poll()})")
-            if selector.select(min(remaining, 0.5)):
-                chunk = os.read(process.stdout.fileno(), 4096)
-                if not chunk:
-                    raise RuntimeError("the server closed its stdout before saying its port")
-                buffer += chunk
-    line = buffer.split(b"\n", 1)[0].decode()
+    line = _read_line(process, timeout, "its port")
     if not line.startswith("PORT "):
         raise RuntimeError(f"unexpected first line from the server: {line!r}")
     return int(line.split()[1])

@@ -334,7 +334,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
 
     # ---- sending -----------------------------------------------------------------------------------------
 
-    def _request(
+    def request(
         self,
         method: str,
         params: Mapping[str, Any] | None,
@@ -345,6 +345,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         memoize: bool = False,
         past_hold: bool = False,
     ) -> RequestId | None:
+        """Send a request of the session's own through the lane; its answer comes to one of the callbacks."""
         lane = self._lane
         if lane is None:
             return None
@@ -388,7 +389,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
                 )
                 # The probe's timeout is ours to act on (a fallback), not a failure: the lane's deadline is
                 # the handshake's, and a _ProbeExpired message gives up on it early.
-                request_id = self._request(
+                request_id = self.request(
                     step.method,
                     step.params,
                     self._on_handshake_result,
@@ -484,7 +485,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
 
     def _request_page(self, cursor: str | None) -> None:
         timeout = self.call_timeout if self._is_ready else self.handshake_timeout
-        self._listing_request = self._request(
+        self._listing_request = self.request(
             proto.TOOLS_LIST,
             proto.list_params(cursor),
             self._on_tools_page,
@@ -633,7 +634,8 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         if self._revision is not None and self._revision.is_modern:
             self._listen_stream.listen()
 
-    def _on_list_changed(self) -> None:
+    def on_list_changed(self) -> None:
+        """List the tools again, and drop the cached catalogs."""
         if self._info is None:
             return
         if self._listing is not None:
@@ -644,7 +646,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
     def _on_header_mismatch(self, pending: Pending, error: TroupeError) -> None:
         # spec: 2026-07-28 streamable-http — HeaderMismatch: the client lists the tools again, then retries.
         self._after_listing.append((pending, error))
-        self._on_list_changed()
+        self.on_list_changed()
 
     def _retry_after_listing(self, failure: TroupeError | None) -> None:
         waiting, self._after_listing = self._after_listing, []
@@ -673,22 +675,6 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         """The connection's lane, while it is open."""
         return self._lane
 
-    def request(
-        self,
-        method: str,
-        params: Mapping[str, Any] | None,
-        on_result: Callable[[Mapping[str, Any]], None],
-        on_error: Callable[[TroupeError], None],
-        *,
-        timeout: float | None,
-    ) -> RequestId | None:
-        """Send a request of the session's own (see :meth:`_request`)."""
-        return self._request(method, params, on_result, on_error, timeout=timeout)
-
-    def on_list_changed(self) -> None:
-        """List the tools again, and drop the cached catalogs."""
-        self._on_list_changed()
-
     def listen_later(self, delay: float) -> None:
         """Open the listen stream again after ``delay`` seconds, on this actor's thread."""
         self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Listen())
@@ -702,7 +688,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         on_result: Callable[[Mapping[str, Any]], None],
         on_error: Callable[[TroupeError], None],
     ) -> RequestId | None:
-        return self._request(method, params, on_result, on_error, timeout=self.call_timeout)
+        return self.request(method, params, on_result, on_error, timeout=self.call_timeout)
 
     # ---- calls ------------------------------------------------------------------------------------------
 
@@ -753,7 +739,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         if self._listen_stream.on_notification(message):
             return
         if method == proto.TOOLS_LIST_CHANGED:
-            self._on_list_changed()
+            self.on_list_changed()
             return
         changed = CATALOGS_CHANGED_BY.get(method)
         if changed is not None:
@@ -855,7 +841,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         if level is not None and info.offers("logging"):
             # spec: legacy server/utilities/logging — the client MAY send logging/setLevel; a server that
             # refuses keeps its default, which is no reason to fail the session.
-            self._request(
+            self.request(
                 cb.LOGGING_SET_LEVEL,
                 {"level": level},
                 lambda _result: None,
@@ -872,7 +858,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             host.watch_roots(self.server, notify)
         for uri in host.attach(self.server, self._host_sender()):
             # A reconnect is a new session: the server forgot our subscriptions with the old one.
-            self._request(
+            self.request(
                 cb.RESOURCES_SUBSCRIBE,
                 {"uri": uri},
                 lambda _result: None,
