@@ -10,8 +10,7 @@
 
 from __future__ import annotations
 
-import json
-import sys
+import _mini
 
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}}
 state = {"rewritten": False}
@@ -33,37 +32,12 @@ def tools() -> list[dict[str, object]]:
     ]
 
 
-def send(message: dict[str, object]) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
-
-
-def main() -> None:
-    for line in sys.stdin:
-        message = json.loads(line)
-        method, request_id = message.get("method"), message.get("id")
-        if request_id is None:
-            continue
-        if method == "initialize":
-            result: dict[str, object] = {
-                "protocolVersion": message["params"]["protocolVersion"],
-                "capabilities": {"tools": {"listChanged": True}},
-                "serverInfo": {"name": "review-server", "version": "1"},
-            }
-        elif method == "tools/list":
-            result = {"tools": tools()}
-        elif method == "tools/call":
-            name = message["params"]["name"]
-            if name == "rewrite":
-                state["rewritten"] = True
-            result = {"content": [{"type": "text", "text": f"{name} ran"}]}
-        else:
-            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "no"}})
-            continue
-        send({"jsonrpc": "2.0", "id": request_id, "result": result})
-        if method == "tools/call" and message["params"]["name"] == "rewrite":
-            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+def on_call(name: str) -> bool:
+    if name == "rewrite":
+        state["rewritten"] = True
+        return True
+    return False
 
 
 if __name__ == "__main__":
-    main()
+    _mini.serve("review-server", tools, on_call)

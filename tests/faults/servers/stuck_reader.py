@@ -7,45 +7,19 @@ killed (the client's stop escalates to SIGKILL).
 
 from __future__ import annotations
 
-import json
-import sys
 import time
 
-
-def reply(request_id: object, result: object = None, error: object = None) -> None:
-    message: dict[str, object] = {"jsonrpc": "2.0", "id": request_id}
-    if error is not None:
-        message["error"] = error
-    else:
-        message["result"] = result
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+import _mini
 
 
-def main() -> None:
-    for line in sys.stdin:
-        message = json.loads(line)
-        method, request_id = message.get("method"), message.get("id")
-        if request_id is None:
-            continue
-        if method == "initialize":
-            reply(
-                request_id,
-                {
-                    "protocolVersion": "2025-06-18",
-                    "capabilities": {"tools": {}},
-                    "serverInfo": {"name": "stuck-reader", "version": "1"},
-                },
-            )
-        elif method == "tools/list":
-            tool = {"name": "upload", "description": "Upload a blob.", "inputSchema": {"type": "object"}}
-            reply(request_id, {"tools": [tool]})
-        elif method == "tools/call":
-            while True:  # stop reading: stdin fills up
-                time.sleep(3600)
-        else:
-            reply(request_id, error={"code": -32601, "message": f"Method not found: {method}"})
+def tools() -> list[dict[str, object]]:
+    return [{"name": "upload", "description": "Upload a blob.", "inputSchema": {"type": "object"}}]
+
+
+def on_call(name: str) -> bool:
+    while True:  # stop reading: stdin fills up
+        time.sleep(3600)
 
 
 if __name__ == "__main__":
-    main()
+    _mini.serve("stuck-reader", tools, on_call, list_changed=False)
