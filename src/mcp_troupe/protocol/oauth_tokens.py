@@ -134,19 +134,7 @@ def client_credentials(
 ) -> Flow[Tokens]:
     """The client credentials grant (RFC 6749 §4.4; SEP-1046) with ``resource`` and the chosen scopes."""
     body = {"grant_type": "client_credentials", "resource": resource}
-    if scopes:
-        body["scope"] = " ".join(scopes)
-    document = yield from _token_request(
-        metadata, client, body, server=server, secrets_sent=(), context=context
-    )
-    return _parse_tokens(
-        document,
-        now=context.clock(),
-        previous=None,
-        requested=tuple(scopes),
-        server=server,
-        is_dpop=context.dpop_key is not None,
-    )
+    return (yield from _fresh_grant(metadata, client, body, scopes, (), context, server))
 
 
 def jwt_bearer(
@@ -165,10 +153,23 @@ def jwt_bearer(
     same assertion or switching grants could not help and would hide the reason (SEP-1933).
     """
     body = {"grant_type": JWT_BEARER_GRANT, "assertion": assertion, "resource": resource}
+    return (yield from _fresh_grant(metadata, client, body, scopes, (assertion,), context, server))
+
+
+def _fresh_grant(
+    metadata: AuthServerMetadata,
+    client: ClientRegistration,
+    body: dict[str, str],
+    scopes: Sequence[str],
+    secrets_sent: tuple[str, ...],
+    context: TokenRequestContext,
+    server: str,
+) -> Flow[Tokens]:
+    """A grant that starts from nothing (no previous tokens): ask for ``scopes`` and parse the answer."""
     if scopes:
         body["scope"] = " ".join(scopes)
     document = yield from _token_request(
-        metadata, client, body, server=server, secrets_sent=(assertion,), context=context
+        metadata, client, body, server=server, secrets_sent=secrets_sent, context=context
     )
     return _parse_tokens(
         document,
