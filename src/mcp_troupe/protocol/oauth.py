@@ -443,11 +443,7 @@ def obtain_tokens(
         clock=clock, random=random, signing_key=settings.signing_key, dpop_key=dpop_key
     )
 
-    # 3a. Without a human: the client's own credentials, a workload JWT, or the enterprise IdP's grant.
-    if not settings.is_interactive:
-        client, tokens = yield from _machine_tokens(
-            discovery, settings, scopes=scopes, context=context, server=server
-        )
+    def granted(client: ClientRegistration, tokens: Tokens, grant: GrantKind) -> AuthState:
         return AuthState(
             issuer=discovery.issuer,
             resource=discovery.resource,
@@ -456,8 +452,15 @@ def obtain_tokens(
             tokens=tokens,
             requested_scopes=tuple(scopes),
             dpop_key=dpop_key if tokens.is_dpop_bound else None,
-            grant=settings.grant,
+            grant=grant,
         )
+
+    # 3a. Without a human: the client's own credentials, a workload JWT, or the enterprise IdP's grant.
+    if not settings.is_interactive:
+        client, tokens = yield from _machine_tokens(
+            discovery, settings, scopes=scopes, context=context, server=server
+        )
+        return granted(client, tokens, settings.grant)
 
     # 3b. The user is needed from here on.
     if redirect_uri is None:
@@ -486,13 +489,5 @@ def obtain_tokens(
                 raise
             client = None
             continue
-        return AuthState(
-            issuer=discovery.issuer,
-            resource=discovery.resource,
-            metadata=metadata,
-            client=client,
-            tokens=tokens,
-            requested_scopes=tuple(scopes),
-            dpop_key=dpop_key if tokens.is_dpop_bound else None,
-        )
+        return granted(client, tokens, "authorization_code")
     raise AssertionError("unreachable")  # pragma: no cover
