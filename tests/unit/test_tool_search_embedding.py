@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Iterator, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
 from typing import Any
 
 import pytest
@@ -12,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_troupe.search import embedding
+from mcp_troupe.search.background import run_in_thread
 from mcp_troupe.search.embedding import EmbeddingUnavailable, load_embedder
-from mcp_troupe.search.ranking import ToolDocument, ToolIndex
+from mcp_troupe.search.ranking import INLINE_EMBEDDING, ToolDocument, ToolIndex
 
 pytest.importorskip("wordllama")
 numpy = pytest.importorskip("numpy")
@@ -131,3 +135,114 @@ def test_any_need_over_any_tool_gives_finite_positive_scores(query: str, name: s
         index.replace_server("s", [doc("s", name or "x", query[::-1]), doc("s", "read_file", "Read a file")])
         for _, score in index.search(query, 5):
             assert 0 < score < float("inf")
+
+
+class Deferred:
+    """A background that runs nothing until the test says so: what the index sees while work is pending."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[Callable[[], Any], Future[Any]]] = []
+
+    def __call__(self, work: Callable[[], Any]) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.pending.append((work, future))
+        return future
+
+    def finish(self) -> None:
+        pending, self.pending = self.pending, []
+        for work, future in pending:
+            try:
+                future.set_result(work())
+            except Exception as error:
+                future.set_exception(error)
+
+
+class Zed(Fake):
+    """Fake, with a word no lexicon knows ("zzz") for the screen: only the model can find by it."""
+
+    meanings = ("zzz capture grab screen", "remove delete erase drop", "money pay invoice")
+
+
+def catalog() -> list[ToolDocument]:
+    return [doc("a", "capture", "Grab the screen"), doc("a", "drop_row", "Erase a row"), doc("a", "x", "")]
+
+
+def test_with_a_background_the_ranking_is_lexical_until_the_model_is_ready() -> None:
+    background, calls = Deferred(), []
+
+    def loader() -> Fake:
+        calls.append(threading.current_thread().name)
+        return Zed()
+
+    index = ToolIndex(load_embedder=loader, background=background)
+    lexical = ToolIndex()
+    for each in (index, lexical):
+        each.replace_server("a", catalog())
+    index.warm_up()
+    assert len(background.pending) == 1 and calls == []  # the load is handed over, not run here
+    assert index.search("zzz", 3) == lexical.search("zzz", 3) == []  # no shared word
+    assert index.search("erase a row", 3) == lexical.search("erase a row", 3)
+    assert not index.is_hybrid and len(background.pending) == 1  # no second load while one is pending
+    background.finish()
+    assert index.search("zzz", 1)[0][0] == "a/capture"  # the model's result is picked up
+    assert index.is_hybrid and calls == [threading.current_thread().name]
+
+
+def test_a_big_catalog_change_is_embedded_in_the_background_and_a_small_one_at_once() -> None:
+    background = Deferred()
+    index = ToolIndex(load_embedder=Zed, background=background)
+    index.replace_server("a", catalog())
+    index.warm_up()
+    background.finish()
+    index.warm_up()
+    assert index.is_hybrid
+    index.replace_server("b", [doc("b", "bill", "Charge a customer")])  # small: embedded when searched
+    assert index.search("pay", 1)[0][0] == "b/bill" and not background.pending
+    big = [doc("c", f"pay_{n}", "money") for n in range(INLINE_EMBEDDING + 1)]
+    index.replace_server("c", big)
+    index.search("pay money", 1)
+    assert len(background.pending) == 1 and not index.is_hybrid
+    # While "c" is embedded elsewhere, one of its tools changes: its stale vector must not be kept.
+    index.replace_server("c", [*big[1:], doc("c", "pay_0", "capture grab")])
+    background.finish()
+    index.search("zzz", 1)  # picks up the result, embeds the one changed tool here
+    assert index.is_hybrid and not background.pending
+    assert {key for key, _ in index.search("zzz", 2)} == {"a/capture", "c/pay_0"}  # its new meaning
+
+
+def test_a_model_that_fails_in_the_background_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    def broken() -> None:
+        raise EmbeddingUnavailable("tools.mcp.tool_search.embeddings is on, but the files are missing")
+
+    background = Deferred()
+    index = ToolIndex(load_embedder=broken, background=background)
+    index.replace_server("s", [doc("s", "read_file", "Read a file")])
+    with caplog.at_level(logging.ERROR, logger="mcp_troupe.search.ranking"):
+        index.warm_up()
+        background.finish()
+        for _ in range(3):
+            assert index.search("read a file", 1)[0][0] == "s/read_file"
+    assert len(caplog.records) == 1 and "files are missing" in caplog.records[0].getMessage()
+    assert not background.pending and not index.is_hybrid
+
+
+def test_a_search_does_not_wait_for_a_slow_model_in_a_thread() -> None:
+    release = threading.Event()
+
+    def slow() -> Fake:
+        assert release.wait(10)
+        return Zed()
+
+    index = ToolIndex(load_embedder=slow, background=run_in_thread)
+    index.replace_server("a", catalog())
+    try:
+        began = time.monotonic()
+        assert index.search("erase a row", 1)[0][0] == "a/drop_row"
+        assert index.search("zzz", 1) == []
+        assert time.monotonic() - began < 1.0
+    finally:
+        release.set()
+    deadline = time.monotonic() + 10
+    while not index.search("zzz", 1) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert index.search("zzz", 1)[0][0] == "a/capture" and index.is_hybrid

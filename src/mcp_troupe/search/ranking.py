@@ -30,7 +30,8 @@ import heapq
 import logging
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -88,6 +89,9 @@ DENSE_WEIGHT: Final = 0.5
 FUSION_DEPTH: Final = 50
 """How many of the best tools of each ranking a hybrid index mixes."""
 _EMBEDDED_CHARS: Final = 300
+INLINE_EMBEDDING: Final = 64
+"""With the model ready, at most this many new tools are embedded in the searching thread; more (a large
+server's catalog) go to the background, and the ranking is lexical until they are done."""
 # Descriptions can be long (whole manuals); words past this many count no more.
 _MAX_FIELD_WORDS: Final = 400
 
@@ -220,6 +224,25 @@ class _Entry:
     verb: str | None = None
 
 
+# What background work hands back: the model, the documents it embedded and their rows (in that order).
+_Embedded = tuple[Embedder | None, tuple[ToolDocument, ...], Any]
+Background = Callable[[Callable[[], _Embedded]], "Future[_Embedded]"]
+"""Runs the model's loading and embedding elsewhere (:func:`mcp_troupe.search.background.run_in_thread`)."""
+
+
+def _embed_elsewhere(
+    embedder: Embedder | None,
+    loader: Callable[[], Embedder | None] | None,
+    documents: tuple[ToolDocument, ...],
+) -> _Embedded:
+    """Background work: load the model if need be, then embed ``documents`` (reads nothing else)."""
+    if embedder is None and loader is not None:
+        embedder = loader()
+    if embedder is None or not documents:
+        return embedder, (), None
+    return embedder, documents, embedder.embed([_embedding_text(document) for document in documents])
+
+
 @dataclass(slots=True)
 class _Query:
     # term → weight; concept index of each term (a word of the need and its expansions share one).
@@ -278,14 +301,20 @@ class ToolIndex:
         embedder: Embedder | None = None,
         *,
         load_embedder: Callable[[], Embedder | None] | None = None,
+        background: Background | None = None,
     ) -> None:
         """An empty index; with ``embedder`` (or ``load_embedder``, called at the first search) it is hybrid.
 
-        A hybrid index embeds each tool once, when a search first needs it, so an index that is never
-        searched costs nothing more than a lexical one.
+        A hybrid index embeds each tool once, when a search first needs it (or :meth:`warm_up` asks), so
+        an index that is never searched costs nothing more than a lexical one. With ``background``, the
+        model's loading and any embedding of more than :data:`INLINE_EMBEDDING` tools run there, and
+        searches rank by words alone until that work is done (:attr:`is_hybrid` says when it is); without
+        it they run in the searching thread.
         """
         self._embedder = embedder
         self._load_embedder = load_embedder
+        self._background = background
+        self._job: Future[_Embedded] | None = None
         self._vectors: dict[str, Any] = {}
         self._unembedded: set[str] = set()
         self._matrix: tuple[list[str], Any] | None = None
@@ -303,6 +332,17 @@ class ToolIndex:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    @property
+    def is_hybrid(self) -> bool:
+        """Whether searches mix in the embedding model now: it is loaded and every tool has its vector."""
+        return self._embedder is not None and not self._unembedded and self._job is None
+
+    def warm_up(self) -> None:
+        """Start (in the background, when the index has one) what a hybrid search will need: the model's
+        loading and the vectors of new tools. Without a background this waits for the first search."""
+        if self._background is not None:
+            self._dense_embedder()
 
     def __contains__(self, key: object) -> bool:
         return key in self._entries
@@ -489,23 +529,9 @@ class ToolIndex:
     def _dense_scores(self, query: str, also: Iterable[str] = ()) -> dict[str, float] | None:
         """The :data:`FUSION_DEPTH` tools nearest to ``query`` under the embedding model, with their cosine
         and those of ``also`` (``None``: the index is lexical)."""
-        embedder = self._embedder
-        if embedder is None and self._load_embedder is not None:
-            loader, self._load_embedder = self._load_embedder, None
-            try:
-                embedder = self._embedder = loader()
-            except Exception as error:  # "embeddings: on" with a broken install: say so once, stay lexical
-                _log.error("tool search stays lexical: %s", error)
-            if embedder is None:
-                self._unembedded.clear()
+        embedder = self._dense_embedder()
         if embedder is None or not self._entries:
             return None
-        if self._unembedded:
-            keys = sorted(self._unembedded)
-            rows = embedder.embed([_embedding_text(self._entries[key].document) for key in keys])
-            self._vectors.update(zip(keys, rows, strict=True))
-            self._unembedded.clear()
-            self._matrix = None
         if self._matrix is None:
             import numpy  # the embedding extra brings it; a lexical index never gets here
 
@@ -534,6 +560,67 @@ class ToolIndex:
             if row is not None and key not in found:
                 found[key] = float(similarities[row])
         return found
+
+    def _dense_embedder(self) -> Embedder | None:
+        """The model, once it is loaded and every tool has its vector; ``None`` while it is not (the
+        ranking is then lexical). Starts, or picks up the result of, the background work that gets there."""
+        job = self._job
+        if job is not None:
+            if not job.done():
+                return None
+            self._job = None
+            try:
+                embedder, documents, rows = job.result()
+            except Exception as error:  # "embeddings: on" with a broken install: say so once, stay lexical
+                self._give_up(error)
+                return None
+            if embedder is None:  # "auto" and the package is not installed
+                self._give_up(None)
+                return None
+            self._embedder, self._load_embedder = embedder, None
+            self._store_vectors(documents, rows)
+        embedder = self._embedder
+        if embedder is None and self._load_embedder is None:
+            return None
+        if not self._unembedded:
+            return embedder
+        documents = tuple(self._entries[key].document for key in sorted(self._unembedded))
+        if self._background is not None and (embedder is None or len(documents) > INLINE_EMBEDDING):
+            loader = self._load_embedder if embedder is None else None
+            self._job = self._background(lambda: _embed_elsewhere(embedder, loader, documents))
+            return None
+        try:
+            embedder, documents, rows = _embed_elsewhere(embedder, self._load_embedder, documents)
+        except Exception as error:
+            self._give_up(error)
+            return None
+        if embedder is None:
+            self._give_up(None)
+            return None
+        self._embedder, self._load_embedder = embedder, None
+        self._store_vectors(documents, rows)
+        return embedder
+
+    def _give_up(self, error: Exception | None) -> None:
+        """The model cannot be had: the index is lexical from now on (an error is logged once)."""
+        if error is not None:
+            _log.error("tool search stays lexical: %s", error)
+        self._embedder = self._load_embedder = None
+        self._unembedded.clear()
+        self._vectors.clear()
+        self._matrix = None
+
+    def _store_vectors(self, documents: Sequence[ToolDocument], rows: Any) -> None:
+        """Keep the vectors of ``documents`` that still describe an indexed tool: one that changed or
+        went away while it was being embedded elsewhere stays (or is no longer) to be embedded."""
+        if rows is None:
+            return
+        for document, row in zip(documents, rows, strict=True):
+            entry = self._entries.get(document.key)
+            if entry is not None and document.key in self._unembedded and entry.document == document:
+                self._vectors[document.key] = row
+                self._unembedded.discard(document.key)
+                self._matrix = None
 
     def _mentioned_servers(self, parsed: _Query) -> set[str]:
         """The servers the need names: a word of the need (not an expansion) that is mostly the name.
