@@ -92,7 +92,11 @@ def test_the_corpus_has_thousands_of_real_tools_from_many_servers(
 def test_every_labelled_answer_is_a_tool_of_the_corpus(corpus: tuple[list[ToolDocument], ToolIndex]) -> None:
     documents, _ = corpus
     keys = {document.key for document in documents}
-    needs = evaluate.load_needs() + evaluate.load_needs(evaluate.BLIND_NEEDS)
+    needs = (
+        evaluate.load_needs()
+        + evaluate.load_needs(evaluate.BLIND_NEEDS)
+        + evaluate.load_needs(evaluate.FRESH_NEEDS)
+    )
     assert [answer for need in needs for answer in need.answers if answer not in keys] == []
     assert all(need.answers for need in needs)
     assert len({need.text for need in needs}) == len(needs)  # no need counted twice or in both sets

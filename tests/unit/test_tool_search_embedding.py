@@ -246,3 +246,76 @@ def test_a_search_does_not_wait_for_a_slow_model_in_a_thread() -> None:
     while not index.search("zzz", 1) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert index.search("zzz", 1)[0][0] == "a/capture" and index.is_hybrid
+
+
+class Words(Fake):
+    """Fake with word vectors: a word's vector is its meaning's, so single words can be matched."""
+
+    vocabulary = ("zzz", "capture", "grab", "screen", "remove", "delete", "erase", "drop", "money", "pay")
+
+    def token_ids(self, texts: Sequence[str]) -> list[Any]:
+        result = []
+        for text in texts:
+            words = set(text.lower().replace("_", " ").replace(".", " ").split())
+            result.append(
+                numpy.asarray(sorted(self.vocabulary.index(w) for w in words if w in self.vocabulary))
+            )
+        return result
+
+    def token_vectors(self, ids: Any) -> Any:
+        return numpy.vstack([self.embed([self.vocabulary[int(i)]]) for i in ids])
+
+
+class FlatWords(Words):
+    """Words, but every whole text has the same vector: only the word-by-word match can tell tools apart."""
+
+    meanings = Zed.meanings
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        if len(texts) == 1 and texts[0] in self.vocabulary:
+            return super().embed(texts)  # a single word's vector (token_vectors)
+        return numpy.full((len(texts), 3), 3**-0.5, dtype=numpy.float32)
+
+
+def test_the_word_match_finds_the_tool_whose_own_word_is_near_the_need() -> None:
+    tools = [doc("s", "wipe", "grab"), doc("s", "bill", "money")]
+    words = ToolIndex(FlatWords())
+    words.replace_server("s", tools)
+    # "zzz" is in no text and no lexicon, and the texts' vectors are all alike: "grab" is its nearest word.
+    assert words.search("zzz", 1)[0][0] == "s/wipe"
+    assert all(0 < score < float("inf") for _, score in words.search("zzz erase pay", 5))
+
+
+def test_word_statistics_follow_the_servers_like_a_fresh_index() -> None:
+    updated, fresh = ToolIndex(Words()), ToolIndex(Words())
+    updated.replace_server("a", catalog())
+    updated.replace_server("b", [doc("b", "bill", "money pay"), doc("b", "erase", "delete drop")])
+    updated.search("warm up", 1)
+    updated.replace_server("b", [doc("b", "bill", "money pay")])
+    updated.replace_server("c", [doc("c", "grab", "screen")])
+    fresh.replace_server("a", catalog())
+    fresh.replace_server("b", [doc("b", "bill", "money pay")])
+    fresh.replace_server("c", [doc("c", "grab", "screen")])
+    fresh.search("warm up", 1)
+    for need in ("erase the row", "pay money", "grab the screen", "zzz"):
+        # The same ranking; scores may differ a little, as the words' length averages do (see ToolIndex).
+        assert [key for key, _ in updated.search(need, 5)] == [key for key, _ in fresh.search(need, 5)]
+    assert updated._token_df == fresh._token_df and updated._token_ids.keys() == fresh._token_ids.keys()
+
+
+def test_the_bundled_model_gives_content_words_only() -> None:
+    embedder = load_embedder("on")
+    assert isinstance(embedder, embedding.TokenEmbedder)
+    ids = embedder.token_ids(["Take a screenshot of the page!", "", "🙂 , ."])
+    assert len(ids[0]) == 3 and len(ids[1]) == 0 and len(ids[2]) == 0  # take, screenshot, page
+    vectors = numpy.asarray(embedder.token_vectors(ids[0]))
+    assert numpy.allclose(numpy.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+
+
+@given(st.text(max_size=200), st.text(max_size=60))
+@settings(max_examples=40, deadline=None)
+def test_any_need_over_any_tool_gives_finite_scores_with_the_bundled_model(query: str, name: str) -> None:
+    index = ToolIndex(load_embedder("on"))
+    index.replace_server("s", [doc("s", name or "x", query[::-1]), doc("s", "read_file", "Read a file")])
+    for _, score in index.search(query, 5):
+        assert 0 < score < float("inf")
