@@ -14,8 +14,8 @@ from mcp_troupe.search.ranking import PlainBm25, ToolDocument, ToolIndex, bm25_r
 
 HELD_OUT_RECALL_AT_5 = 0.77
 """The floor for the lexical ranking's recall@5 on the blind held-out needs (measured: 79.4%, docs/)."""
-HYBRID_HELD_OUT_RECALL_AT_5 = 0.83
-"""The floor for the hybrid ranking's recall@5 there (measured: 85.4%)."""
+HYBRID_HELD_OUT_RECALL_AT_5 = 0.85
+"""The floor for the hybrid ranking's recall@5 there (measured: 86.9%, with the word-by-word match)."""
 
 
 def doc(key: str, server: str = "s", description: str = "", **fields: object) -> ToolDocument:
