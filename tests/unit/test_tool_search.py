@@ -14,8 +14,8 @@ from mcp_troupe.search.ranking import PlainBm25, ToolDocument, ToolIndex, bm25_r
 
 HELD_OUT_RECALL_AT_5 = 0.77
 """The floor for the lexical ranking's recall@5 on the blind held-out needs (measured: 79.4%, docs/)."""
-HYBRID_HELD_OUT_RECALL_AT_5 = 0.83
-"""The floor for the hybrid ranking's recall@5 there (measured: 85.4%)."""
+HYBRID_HELD_OUT_RECALL_AT_5 = 0.85
+"""The floor for the hybrid ranking's recall@5 there (measured: 86.9%, with the word-by-word match)."""
 
 
 def doc(key: str, server: str = "s", description: str = "", **fields: object) -> ToolDocument:
@@ -92,7 +92,11 @@ def test_the_corpus_has_thousands_of_real_tools_from_many_servers(
 def test_every_labelled_answer_is_a_tool_of_the_corpus(corpus: tuple[list[ToolDocument], ToolIndex]) -> None:
     documents, _ = corpus
     keys = {document.key for document in documents}
-    needs = evaluate.load_needs() + evaluate.load_needs(evaluate.BLIND_NEEDS)
+    needs = (
+        evaluate.load_needs()
+        + evaluate.load_needs(evaluate.BLIND_NEEDS)
+        + evaluate.load_needs(evaluate.FRESH_NEEDS)
+    )
     assert [answer for need in needs for answer in need.answers if answer not in keys] == []
     assert all(need.answers for need in needs)
     assert len({need.text for need in needs}) == len(needs)  # no need counted twice or in both sets

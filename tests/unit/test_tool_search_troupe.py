@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -82,7 +84,69 @@ def test_the_embeddings_setting_is_read_and_checked() -> None:
 
 def test_search_tools_is_hybrid_with_the_model_installed(troupe: Troupe) -> None:
     pytest.importorskip("wordllama")  # embeddings: auto, so the registry's index mixes in the model
-    found = [spec.name for spec in troupe.search_tools("give back the same string", limit=3)]
+    # The model loads in the background; until it is ready the ranking is lexical (two tools match).
+    deadline = time.monotonic() + 30
+    while True:
+        found = [spec.name for spec in troupe.search_tools("give back the same string", limit=3)]
+        if len(found) == 3 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert found[0] in ("mcp__demo__echo", "mcp__pinned__echo")
     # The words alone match one tool; the model ranks every tool, so the limit is filled.
     assert len(found) == 3
+
+
+def test_loading_the_model_never_stalls_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model's load runs off the registry's thread: while it is held up, searches answer at once
+    (by words alone) and so does everything else; once it is done, the ranking is hybrid."""
+    from mcp_troupe.actors import registry
+
+    release, started = threading.Event(), threading.Event()
+    loader_threads = []
+
+    def slow_loader(mode: str) -> object:
+        loader_threads.append(threading.current_thread().name)
+        started.set()
+        assert release.wait(20), "the test never released the model"
+        return _Meaning()
+
+    monkeypatch.setattr(registry, "load_embedder", slow_loader)
+    demo = {"command": sys.executable, "args": ["-m", "mcp_troupe.demo"]}
+    config = parse_config(
+        {
+            "tools": {"mcp": {"tool_search": {"mode": "on"}}, "mcp_servers": {"demo": demo}},
+            "permissions": {"approval": {"mode": "auto"}},
+        }
+    )
+    try:
+        with Troupe(config) as troupe:
+            assert troupe.wait_ready(timeout=30)
+            assert started.wait(10)  # readiness indexed the catalog and started the load
+            began = time.monotonic()
+            lexical = [spec.original_name for spec in troupe.search_tools("add two numbers", limit=5)]
+            assert troupe.tools() and time.monotonic() - began < 2.0  # not ~20 s behind the loader
+            assert lexical[0] == "add"
+            assert troupe.search_tools("zzz meaningful", limit=5) == []  # lexical: no word matches
+            release.set()
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                found = [spec.original_name for spec in troupe.search_tools("zzz meaningful", limit=5)]
+                if found:  # no word matches: only the model's vectors can find anything
+                    break
+                time.sleep(0.05)
+            assert found and found[0] == "echo"
+    finally:
+        release.set()
+    assert loader_threads == ["troupe-tool-search-model"]
+
+
+class _Meaning:
+    """A stand-in model: every text near the echo tool's meaning, so any need finds it."""
+
+    def embed(self, texts: list[str]) -> object:
+        numpy = pytest.importorskip("numpy")
+        rows = [[1.0, 0.1] if "echo" in text.lower() else [0.1, 1.0] for text in texts]
+        matrix = numpy.asarray(rows, dtype=numpy.float32)
+        if texts and "meaningful" in texts[0]:
+            matrix = numpy.asarray([[1.0, 0.0]] * len(texts), dtype=numpy.float32)
+        return matrix / numpy.linalg.norm(matrix, axis=1, keepdims=True)

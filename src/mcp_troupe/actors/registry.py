@@ -109,6 +109,7 @@ from mcp_troupe.protocol.content import RESULTS_URI_PREFIX
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.review import ReviewStore, review_fingerprint
 from mcp_troupe.search import ToolIndex, document_from_definition
+from mcp_troupe.search.background import run_in_thread
 from mcp_troupe.search.embedding import load_embedder
 from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolSpec
 
@@ -883,7 +884,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         mode = self.config.tool_search.embeddings
         if mode == "off":
             return ToolIndex()
-        return ToolIndex(load_embedder=functools.partial(load_embedder, mode))
+        # The model loads, and big catalogs are embedded, off this thread: searches stay lexical until then.
+        return ToolIndex(load_embedder=functools.partial(load_embedder, mode), background=run_in_thread)
 
     def _search_is_active(self) -> bool:
         """Whether ``tools()`` lists the search tool instead of every tool (``tools.mcp.tool_search``)."""
@@ -915,6 +917,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                     )
                 )
             self._index.replace_server(server, documents)
+        if unindexed and self._search_is_active():
+            self._index.warm_up()  # the model (and new vectors) get ready elsewhere before they are asked for
 
     def _limits(self, record: _Server) -> CatalogLimits:
         limits = record.config.limits

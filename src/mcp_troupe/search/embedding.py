@@ -12,7 +12,10 @@ package missing, :func:`load_embedder` returns ``None`` in ``auto`` mode and the
 ``tools.mcp.tool_search.embeddings: on`` makes a missing package an error.
 
 The vectors are combined with the lexical scores in :class:`mcp_troupe.search.ranking.ToolIndex`
-(:data:`~mcp_troupe.search.ranking.DENSE_WEIGHT`).
+(:data:`~mcp_troupe.search.ranking.DENSE_WEIGHT`). The same table also gives each word's own vector
+(:class:`TokenEmbedder`), which the index uses for a word-by-word match: a need's word counts by the
+nearest word of the tool ("erase" finds "delete" without a lexicon entry), which a single mean vector
+for the whole text blurs.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ import importlib.util
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Literal, Protocol, runtime_checkable
 
-__all__ = ["EMBEDDING_EXTRA", "Embedder", "EmbeddingUnavailable", "load_embedder"]
+from mcp_troupe.search.lexicon import STOPWORDS
+
+__all__ = ["EMBEDDING_EXTRA", "Embedder", "EmbeddingUnavailable", "TokenEmbedder", "load_embedder"]
 
 _log = logging.getLogger(__name__)
 
@@ -43,6 +48,20 @@ class Embedder(Protocol):
         ...
 
 
+@runtime_checkable
+class TokenEmbedder(Embedder, Protocol):
+    """An :class:`Embedder` that also gives the vectors of single words (its tokens)."""
+
+    def token_ids(self, texts: Sequence[str]) -> list[Any]:
+        """Per text, the distinct ids (a ``numpy`` int array) of its content tokens: no markers,
+        punctuation or stop words."""
+        ...
+
+    def token_vectors(self, ids: Any) -> Any:
+        """The unit vector of each token id in ``ids`` (one row per id)."""
+        ...
+
+
 class EmbeddingUnavailable(RuntimeError):
     """The embedding model was asked for (``embeddings: on``) but cannot be loaded; the message says why."""
 
@@ -51,7 +70,23 @@ class _WordLlamaEmbedder:
     """WordLlama's bundled static model, opened from the installed package's files."""
 
     def __init__(self, model: Any) -> None:
+        import numpy
+
         self._model = model
+        table = numpy.asarray(model.embedding, dtype=numpy.float32)
+        self._table = table
+        norms = numpy.linalg.norm(table, axis=1)
+        self._inverse_norms = numpy.where(norms > 0, 1.0 / numpy.maximum(norms, 1e-12), 0.0).astype(
+            numpy.float32
+        )
+        # Which token ids carry no meaning of their own: special markers, punctuation, stop words.
+        vocabulary = model.tokenizer.get_vocab()
+        self._skipped = numpy.zeros(len(table), dtype=bool)
+        for token, token_id in vocabulary.items():
+            if 0 <= token_id < len(table):
+                word = token.replace("\u2581", "").lower()
+                if not word.isalnum() or word in STOPWORDS:
+                    self._skipped[token_id] = True
 
     def embed(self, texts: Sequence[str]) -> Any:
         import numpy
@@ -60,6 +95,20 @@ class _WordLlamaEmbedder:
         # row is NaN (the index treats it as near nothing), not a warning for every such tool.
         with numpy.errstate(invalid="ignore", divide="ignore"):
             return self._model.embed(list(texts), norm=True)
+
+    def token_ids(self, texts: Sequence[str]) -> list[Any]:
+        import numpy
+
+        encoded = self._model.tokenizer.encode_batch(list(texts), add_special_tokens=False)
+        result = []
+        for each in encoded:
+            ids = numpy.unique(numpy.asarray(each.ids, dtype=numpy.int64))
+            ids = ids[(ids >= 0) & (ids < len(self._table))]
+            result.append(ids[~self._skipped[ids]])
+        return result
+
+    def token_vectors(self, ids: Any) -> Any:
+        return self._table[ids] * self._inverse_norms[ids, None]
 
 
 def _package_dir() -> Path | None:

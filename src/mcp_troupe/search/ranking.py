@@ -30,11 +30,12 @@ import heapq
 import logging
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from mcp_troupe.search.embedding import Embedder
+from mcp_troupe.search.embedding import Embedder, TokenEmbedder
 from mcp_troupe.search.intent import action_factor, need_actions, tool_action
 from mcp_troupe.search.lexicon import GROUPS, PHRASES, STOPWORDS
 
@@ -84,10 +85,21 @@ SERVER_MENTION_BOOST: Final = 1.3
 SERVER_MENTION_SHARE: Final = 0.6
 """A word names a server when at least this share of the tools holding it are that server's."""
 DENSE_WEIGHT: Final = 0.5
-"""In a hybrid index, the share of the embedding model's similarity in a tool's score (the rest lexical)."""
+"""In a hybrid index whose model gives no word vectors, the share of the embedding model's similarity in a
+tool's score (the rest lexical)."""
+HYBRID_WEIGHTS: Final = (0.40, 0.35, 0.25)
+"""With a model that gives word vectors (:class:`~mcp_troupe.search.embedding.TokenEmbedder`): the shares
+of the lexical score, the text vectors' similarity and the word-by-word match. Tuned on the tuning needs
+(docs/tool-search.md), in the middle of a plateau rather than at its best point."""
+WORD_MATCH_POWER: Final = 4.0
+"""The word-by-word match, scaled to its best, is raised to this power: it lifts the few tools whose words
+are all near the need's and says little about the rest."""
 FUSION_DEPTH: Final = 50
 """How many of the best tools of each ranking a hybrid index mixes."""
 _EMBEDDED_CHARS: Final = 300
+INLINE_EMBEDDING: Final = 64
+"""With the model ready, at most this many new tools are embedded in the searching thread; more (a large
+server's catalog) go to the background, and the ranking is lexical until they are done."""
 # Descriptions can be long (whole manuals); words past this many count no more.
 _MAX_FIELD_WORDS: Final = 400
 
@@ -220,6 +232,28 @@ class _Entry:
     verb: str | None = None
 
 
+# What background work hands back: the model, the documents it embedded, their rows (in that order) and,
+# for a model with word vectors, each document's token ids.
+_Embedded = tuple[Embedder | None, tuple[ToolDocument, ...], Any, list[Any] | None]
+Background = Callable[[Callable[[], _Embedded]], "Future[_Embedded]"]
+"""Runs the model's loading and embedding elsewhere (:func:`mcp_troupe.search.background.run_in_thread`)."""
+
+
+def _embed_elsewhere(
+    embedder: Embedder | None,
+    loader: Callable[[], Embedder | None] | None,
+    documents: tuple[ToolDocument, ...],
+) -> _Embedded:
+    """Background work: load the model if need be, then embed ``documents`` (reads nothing else)."""
+    if embedder is None and loader is not None:
+        embedder = loader()
+    if embedder is None or not documents:
+        return embedder, (), None, None
+    texts = [_embedding_text(document) for document in documents]
+    tokens = embedder.token_ids(texts) if isinstance(embedder, TokenEmbedder) else None
+    return embedder, documents, embedder.embed(texts), tokens
+
+
 @dataclass(slots=True)
 class _Query:
     # term → weight; concept index of each term (a word of the need and its expansions share one).
@@ -278,15 +312,24 @@ class ToolIndex:
         embedder: Embedder | None = None,
         *,
         load_embedder: Callable[[], Embedder | None] | None = None,
+        background: Background | None = None,
     ) -> None:
         """An empty index; with ``embedder`` (or ``load_embedder``, called at the first search) it is hybrid.
 
-        A hybrid index embeds each tool once, when a search first needs it, so an index that is never
-        searched costs nothing more than a lexical one.
+        A hybrid index embeds each tool once, when a search first needs it (or :meth:`warm_up` asks), so
+        an index that is never searched costs nothing more than a lexical one. With ``background``, the
+        model's loading and any embedding of more than :data:`INLINE_EMBEDDING` tools run there, and
+        searches rank by words alone until that work is done (:attr:`is_hybrid` says when it is); without
+        it they run in the searching thread.
         """
         self._embedder = embedder
         self._load_embedder = load_embedder
+        self._background = background
+        self._job: Future[_Embedded] | None = None
         self._vectors: dict[str, Any] = {}
+        # Per tool, the ids of its embedded text's words, and per word id the number of tools holding it.
+        self._token_ids: dict[str, Any] = {}
+        self._token_df: dict[int, int] = {}
         self._unembedded: set[str] = set()
         self._matrix: tuple[list[str], Any] | None = None
         self._rows: dict[str, int] = {}
@@ -303,6 +346,17 @@ class ToolIndex:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    @property
+    def is_hybrid(self) -> bool:
+        """Whether searches mix in the embedding model now: it is loaded and every tool has its vector."""
+        return self._embedder is not None and not self._unembedded and self._job is None
+
+    def warm_up(self) -> None:
+        """Start (in the background, when the index has one) what a hybrid search will need: the model's
+        loading and the vectors of new tools. Without a background this waits for the first search."""
+        if self._background is not None:
+            self._dense_embedder()
 
     def __contains__(self, key: object) -> bool:
         return key in self._entries
@@ -394,6 +448,7 @@ class ToolIndex:
         self._unembedded.discard(key)
         if self._vectors.pop(key, None) is not None:
             self._matrix = None
+        self._forget_tokens(key)
         for term in entry.counts:
             postings = self._postings.get(term)
             if postings is not None:
@@ -474,7 +529,9 @@ class ToolIndex:
             query, [key for key, _ in heapq.nlargest(FUSION_DEPTH, scores.items(), key=_score_of)]
         )
         if dense is not None:
-            scores = _fuse(scores, dense)
+            model = self._embedder
+            assert model is not None  # a dense score means the model is ready
+            scores = _fuse(scores, dense, lambda keys: self._word_scores(model, query, keys))
             for key in scores:
                 entry = self._entries[key]
                 if needed:
@@ -489,23 +546,9 @@ class ToolIndex:
     def _dense_scores(self, query: str, also: Iterable[str] = ()) -> dict[str, float] | None:
         """The :data:`FUSION_DEPTH` tools nearest to ``query`` under the embedding model, with their cosine
         and those of ``also`` (``None``: the index is lexical)."""
-        embedder = self._embedder
-        if embedder is None and self._load_embedder is not None:
-            loader, self._load_embedder = self._load_embedder, None
-            try:
-                embedder = self._embedder = loader()
-            except Exception as error:  # "embeddings: on" with a broken install: say so once, stay lexical
-                _log.error("tool search stays lexical: %s", error)
-            if embedder is None:
-                self._unembedded.clear()
+        embedder = self._dense_embedder()
         if embedder is None or not self._entries:
             return None
-        if self._unembedded:
-            keys = sorted(self._unembedded)
-            rows = embedder.embed([_embedding_text(self._entries[key].document) for key in keys])
-            self._vectors.update(zip(keys, rows, strict=True))
-            self._unembedded.clear()
-            self._matrix = None
         if self._matrix is None:
             import numpy  # the embedding extra brings it; a lexical index never gets here
 
@@ -534,6 +577,114 @@ class ToolIndex:
             if row is not None and key not in found:
                 found[key] = float(similarities[row])
         return found
+
+    def _dense_embedder(self) -> Embedder | None:
+        """The model, once it is loaded and every tool has its vector; ``None`` while it is not (the
+        ranking is then lexical). Starts, or picks up the result of, the background work that gets there."""
+        job = self._job
+        if job is not None:
+            if not job.done():
+                return None
+            self._job = None
+            try:
+                embedder, documents, rows, tokens = job.result()
+            except Exception as error:  # "embeddings: on" with a broken install: say so once, stay lexical
+                self._give_up(error)
+                return None
+            if embedder is None:  # "auto" and the package is not installed
+                self._give_up(None)
+                return None
+            self._embedder, self._load_embedder = embedder, None
+            self._store_vectors(documents, rows, tokens)
+        embedder = self._embedder
+        if embedder is None and self._load_embedder is None:
+            return None
+        if not self._unembedded:
+            return embedder
+        documents = tuple(self._entries[key].document for key in sorted(self._unembedded))
+        if self._background is not None and (embedder is None or len(documents) > INLINE_EMBEDDING):
+            loader = self._load_embedder if embedder is None else None
+            self._job = self._background(lambda: _embed_elsewhere(embedder, loader, documents))
+            return None
+        try:
+            embedder, documents, rows, tokens = _embed_elsewhere(embedder, self._load_embedder, documents)
+        except Exception as error:
+            self._give_up(error)
+            return None
+        if embedder is None:
+            self._give_up(None)
+            return None
+        self._embedder, self._load_embedder = embedder, None
+        self._store_vectors(documents, rows, tokens)
+        return embedder
+
+    def _give_up(self, error: Exception | None) -> None:
+        """The model cannot be had: the index is lexical from now on (an error is logged once)."""
+        if error is not None:
+            _log.error("tool search stays lexical: %s", error)
+        self._embedder = self._load_embedder = None
+        self._unembedded.clear()
+        self._vectors.clear()
+        self._token_ids.clear()
+        self._token_df.clear()
+        self._matrix = None
+
+    def _store_vectors(
+        self, documents: Sequence[ToolDocument], rows: Any, tokens: Sequence[Any] | None
+    ) -> None:
+        """Keep the vectors of ``documents`` that still describe an indexed tool: one that changed or
+        went away while it was being embedded elsewhere stays (or is no longer) to be embedded."""
+        if rows is None:
+            return
+        for position, (document, row) in enumerate(zip(documents, rows, strict=True)):
+            entry = self._entries.get(document.key)
+            if entry is not None and document.key in self._unembedded and entry.document == document:
+                self._vectors[document.key] = row
+                self._unembedded.discard(document.key)
+                self._matrix = None
+                if tokens is not None:
+                    self._forget_tokens(document.key)
+                    ids = tokens[position]
+                    self._token_ids[document.key] = ids
+                    for token in ids.tolist():
+                        self._token_df[token] = self._token_df.get(token, 0) + 1
+
+    def _forget_tokens(self, key: str) -> None:
+        ids = self._token_ids.pop(key, None)
+        if ids is None:
+            return
+        for token in ids.tolist():
+            left = self._token_df.get(token, 0) - 1
+            if left > 0:
+                self._token_df[token] = left
+            else:
+                self._token_df.pop(token, None)
+
+    def _word_scores(self, embedder: Embedder, query: str, keys: Iterable[str]) -> dict[str, float] | None:
+        """Word by word: per word of the need, its nearest word in each of ``keys``'s embedded text (the
+        cosine of their vectors), averaged with the need's words weighted by rarity (an idf over tools).
+        ``None`` when the model has no word vectors."""
+        if not isinstance(embedder, TokenEmbedder) or not self._token_ids:
+            return None
+        import numpy
+
+        query_ids = embedder.token_ids([query])[0]
+        if not len(query_ids):
+            return {}
+        total = len(self._token_ids)
+        frequencies = numpy.asarray([self._token_df.get(token, 0) for token in query_ids.tolist()])
+        weights = numpy.log1p((total - frequencies + 0.5) / (frequencies + 0.5))
+        weights = weights / weights.sum()
+        chosen = [(key, ids) for key in keys if len(ids := self._token_ids.get(key, ())) > 0]
+        if not chosen:
+            return {}
+        starts = numpy.cumsum([0] + [len(ids) for _, ids in chosen[:-1]])
+        tool_vectors = embedder.token_vectors(numpy.concatenate([ids for _, ids in chosen]))
+        # einsum's own loop, not BLAS (see _dense_scores): a few thousand word pairs at most.
+        cosines = numpy.einsum("ij,kj->ik", embedder.token_vectors(query_ids), tool_vectors)
+        nearest = numpy.maximum.reduceat(cosines, starts, axis=1)
+        scores = weights @ nearest
+        return {key: float(score) for (key, _), score in zip(chosen, scores, strict=True)}
 
     def _mentioned_servers(self, parsed: _Query) -> set[str]:
         """The servers the need names: a word of the need (not an expansion) that is mostly the name.
@@ -574,8 +725,13 @@ def _embedding_text(document: ToolDocument) -> str:
     return ". ".join(part for part in (*parts, document.title, first_line) if part)
 
 
-def _fuse(lexical: Mapping[str, float], dense: Mapping[str, float]) -> dict[str, float]:
-    """Lexical and embedding scores, each scaled to its best, mixed by :data:`DENSE_WEIGHT`.
+def _fuse(
+    lexical: Mapping[str, float],
+    dense: Mapping[str, float],
+    word_scores: Callable[[Iterable[str]], Mapping[str, float] | None] = lambda _keys: None,
+) -> dict[str, float]:
+    """Lexical and embedding scores, each scaled to its best, mixed by :data:`HYBRID_WEIGHTS` (with the
+    word-by-word match that ``word_scores`` gives for the candidates) or, without it, :data:`DENSE_WEIGHT`.
 
     Only the best :data:`FUSION_DEPTH` of each ranking take part: past those neither has an opinion.
     """
@@ -583,11 +739,20 @@ def _fuse(lexical: Mapping[str, float], dense: Mapping[str, float]) -> dict[str,
     top_dense = heapq.nlargest(FUSION_DEPTH, dense.items(), key=_score_of)
     lexical_best = top_lexical[0][1] if top_lexical and top_lexical[0][1] > 0 else 1.0
     dense_best = top_dense[0][1] if top_dense and top_dense[0][1] > 0 else 1.0
+    candidates = sorted({key for key, _ in top_lexical} | {key for key, _ in top_dense})
+    words = word_scores(candidates)
+    if words is None:
+        lexical_weight, dense_weight, word_weight = 1.0 - DENSE_WEIGHT, DENSE_WEIGHT, 0.0
+        words = {}
+    else:
+        lexical_weight, dense_weight, word_weight = HYBRID_WEIGHTS
+    word_best = max((value for value in words.values() if value > 0), default=1.0)
     fused: dict[str, float] = {}
-    for key in {key for key, _ in top_lexical} | {key for key, _ in top_dense}:
+    for key in candidates:
         lexical_part = lexical.get(key, 0.0) / lexical_best
         dense_part = max(dense.get(key, 0.0), 0.0) / dense_best  # past the best of its ranking: no opinion
-        score = (1.0 - DENSE_WEIGHT) * lexical_part + DENSE_WEIGHT * dense_part
+        word_part = (max(words.get(key, 0.0), 0.0) / word_best) ** WORD_MATCH_POWER
+        score = lexical_weight * lexical_part + dense_weight * dense_part + word_weight * word_part
         if score > 0.0:  # a tool neither ranking finds anything in is not a result
             fused[key] = score
     return fused
