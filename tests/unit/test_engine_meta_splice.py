@@ -83,3 +83,28 @@ def test_a_lone_surrogate_in_the_arguments_still_makes_one_valid_frame() -> None
     message = json.loads(frame)
     assert message["params"]["name"] == "\ud800"
     assert message["params"]["_meta"] == {"progressToken": 1, **ERA_META}
+
+
+@given(params=params_strategy, version=st.sampled_from([None, "2025-11-25", "2025-06-18", "2025-03-26"]))
+def test_a_legacy_call_asking_for_progress_is_the_same_message_as_the_general_path_builds(
+    params: dict[str, Any], version: str | None
+) -> None:
+    # The progress token is spliced in as bytes on the call path (every tools/call asks for progress):
+    # whatever the params, before the era is settled or in any legacy era, the message is the merged one.
+    made = RequestEngine(server="s")
+    if version is not None:
+        made.settle(REVISIONS[version], None)
+    pending, frame = made.prepare("tools/call", params, None, now=0.0, timeout=1.0, progress=True)
+    wire = modern.with_meta(params, {"progressToken": pending.request_id})
+    assert json.loads(frame) == json.loads(jsonrpc.encode_request(pending.request_id, "tools/call", wire))
+    assert pending.progress_token == pending.request_id and b"\n" not in frame
+
+
+def test_a_legacy_progress_request_with_empty_params_or_its_own_meta() -> None:
+    made = RequestEngine(server="s")
+    made.settle(REVISIONS["2025-06-18"], None)
+    _, frame = made.prepare("tools/call", {}, None, now=0.0, timeout=1.0, progress=True)
+    assert json.loads(frame)["params"] == {"_meta": {"progressToken": 1}}
+    own = {"name": "echo", "_meta": {"mine": True}}
+    _, frame = made.prepare("tools/call", own, None, now=0.0, timeout=1.0, progress=True)
+    assert json.loads(frame)["params"]["_meta"] == {"mine": True, "progressToken": 2}

@@ -37,6 +37,7 @@ import functools
 import logging
 import threading
 import time
+import types
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import InvalidStateError
 from dataclasses import dataclass, field
@@ -99,6 +100,7 @@ log = logging.getLogger("mcp_troupe.lane")
 # With at most this many calls in flight a request is written by the caller's thread at once (latency);
 # with more, requests are queued and written one burst per loop turn (throughput).
 DIRECT_WRITE_MAX_PENDING = 8
+_NO_HEADERS: Mapping[str, str] = types.MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,14 +195,49 @@ class LoopReply:
         if self._is_done:
             raise InvalidStateError("the reply is already complete")
         self._is_done = True
+        if asyncio._get_running_loop() is self._loop:
+            # Completed on the caller's own loop (a troupe started with io_loop=, whose I/O shares the
+            # caller's loop): set the future here. call_soon_threadsafe would wake the loop through its
+            # self-pipe, one socket write and read per answer, to reach the thread it is already on.
+            _settle_future(self.future, result, exception)
+            return
         try:
             self._loop.call_soon_threadsafe(_settle_future, self.future, result, exception)
         except RuntimeError:  # the caller's loop is closed: nobody is waiting any more
             pass
 
+    def claim(self) -> asyncio.AbstractEventLoop | None:
+        """Take the completing of this reply, for the caller to set its future on its loop (as
+        :func:`settle_on_loop` does for many at once); None when it is complete already."""
+        if self._is_done or self.future.done():
+            return None
+        self._is_done = True
+        return self._loop
+
     def add_done_callback(self, fn: Callable[[Any], object]) -> None:
         """Call ``fn(self)`` when the asyncio future is done; only from the caller's loop thread."""
         self.future.add_done_callback(lambda _future: fn(self))
+
+
+def settle_on_loop(loop: asyncio.AbstractEventLoop, results: list[tuple[asyncio.Future[Any], Any]]) -> None:
+    """Complete claimed replies of ``loop`` (see :meth:`LoopReply.claim`) with one wake-up of it.
+
+    One read often answers hundreds of one loop's ``acall`` s (1,000 in flight): a ``call_soon_threadsafe``
+    each would write the loop's self-pipe (a system call) and queue a handle per answer.
+    """
+    if asyncio._get_running_loop() is loop:
+        _settle_results(results)
+        return
+    try:
+        loop.call_soon_threadsafe(_settle_results, results)
+    except RuntimeError:  # the caller's loop is closed: nobody is waiting any more
+        pass
+
+
+def _settle_results(results: list[tuple[asyncio.Future[Any], Any]]) -> None:
+    for future, result in results:
+        if not future.done():  # cancelled meanwhile
+            future.set_result(result)
 
 
 def _settle_future(future: asyncio.Future[Any], result: Any, exception: BaseException | None) -> None:
@@ -336,6 +373,7 @@ class CallLane:
         # cannot extend a call's deadline past (``max_call_time``; by default ten times its timeout).
         self.wants_progress = False
         self.max_call_time: Callable[[float], float] = lambda timeout: timeout * 10.0
+        self._hard_cache: tuple[float, Callable[[float], float], float] | None = None
         # Tasks: the tools whose calls are sent as 2025-11-25 tasks (set by the session from each listing),
         # and the calls the server answered with a task, driven to their end (both eras).
         self.task_tools: set[str] = set()
@@ -512,20 +550,35 @@ class CallLane:
             # (and an "optional" one is, when the server takes task-augmented calls): `params.task`.
             params = tasks.task_params(params, timeout)
         progress = progress or (self.wants_progress and method == proto.TOOLS_CALL)
-        hard = self.max_call_time(timeout) if (progress and timeout is not None) else None
+        hard = None
+        if progress and timeout is not None:
+            # Calls of a connection mostly share one timeout: the host's cap for it is remembered (one
+            # tuple, replaced whole, so that threads calling at once read a matching triple).
+            last = self._hard_cache
+            if last is not None and last[0] == timeout and last[1] is self.max_call_time:
+                hard = last[2]
+            else:
+                hard = self.max_call_time(timeout)
+                self._hard_cache = (timeout, self.max_call_time, hard)
         pending, frame = engine.prepare(
             method, params, owner, now=now, timeout=timeout, hard_timeout=hard, progress=progress
         )
-        outgoing = self._outgoing(method, pending.request_id, params)
+        outgoing = (
+            self._outgoing(method, pending.request_id, params)
+            if self.is_http
+            else Outgoing(method, pending.request_id, _NO_HEADERS)
+        )
         arm_after = None
         is_held = False
+        deadline = pending.deadline
         with self._lock:
             if self._is_closed or (require_open and not self._is_open):
                 return None
             if memoize:
                 engine.memoize(pending.request_id)
             engine.track(pending)
-            arm_after = self._arm_locked(pending.deadline, now)
+            if deadline is not None and (self._timer_at is None or deadline < self._timer_at):
+                arm_after = self._arm_locked(deadline, now)
             if self._held is not None and not past_hold:
                 self._held.append((frame, outgoing))
                 is_held = True
@@ -572,7 +625,8 @@ class CallLane:
 
     def _outgoing(self, method: str, request_id: RequestId, params: Mapping[str, Any] | None) -> Outgoing:
         if not self.is_http:
-            return Outgoing(method, request_id)
+            # The shared empty headers: the field's default factory would make a dict for every request.
+            return Outgoing(method, request_id, _NO_HEADERS)
         engine = self.engine
         if engine.revision is not None and engine.is_modern:
             version: object = engine.revision.version
@@ -704,17 +758,34 @@ class CallLane:
         """Decode ``frames``; complete callers; hand everything else to the session, in order."""
         engine = self.engine
         now = time.monotonic()
-        events: list[Event] = []
         with self._lock:
-            for frame in frames:
-                events.extend(engine.receive(frame, now))
+            events = engine.receive_all(frames, now)
             re_arm = self._arm_locked(engine.earliest, now) if engine.earliest is not None else None
         if re_arm is not None:
             self._loop.call_later(re_arm[0], self._on_timer, re_arm[1])
         items: list[Request | Notification | SessionAnswer | MalformedMessage] = []
         fatal = ""
+        # Answers for callers awaiting on an asyncio loop, by loop: each loop is woken once for them all.
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] | None = None
         for event in events:
+            if type(event) is Answered:
+                owner = event.pending.owner
+                if type(owner) is CallerOwner:
+                    reply = owner.reply
+                    result = (event.result, owner.context) if owner.has_context else event.result
+                    if type(reply) is not LoopReply:
+                        _complete(reply, result)
+                        continue
+                    loop = reply.claim()
+                    if loop is not None:
+                        if by_loop is None:
+                            by_loop = {}
+                        by_loop.setdefault(loop, []).append((reply.future, result))
+                    continue
             fatal = self._dispatch(event, items) or fatal
+        if by_loop is not None:
+            for loop, results in by_loop.items():
+                settle_on_loop(loop, results)
         if items or fatal:
             safe_tell(self._session, Received(self.incarnation, items, fatal))
 

@@ -384,6 +384,21 @@ def encode_request_with_meta(
     return body[:-3] + (b"," if meta else b"") + members + b"}}}"
 
 
+def encode_request_with_members(
+    request_id: RequestId, method: str, params: Mapping[str, Any], members: bytes
+) -> bytes:
+    """Serialise a request whose ``params._meta`` is exactly the pre-encoded ``members`` (not empty).
+
+    The call path's shortcut for a progress token (and the modern era's members after it): the request is
+    encoded as it is and ``,"_meta":{members}`` spliced in before the closing braces, with no copy of
+    ``params`` made to carry it. ``params`` must have no ``_meta`` of its own (the caller checks).
+    """
+    body = _dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+    # `params` is the last member of the request: the frame ends `...}}`, and `{}}` when params is empty.
+    head = body[:-2]
+    return head + (b'"_meta":{' if head.endswith(b"{") else b',"_meta":{') + members + b"}}}"
+
+
 def encode_notification(method: str, params: Mapping[str, Any] | None = None) -> bytes:
     """Serialise a notification."""
     if params is None:

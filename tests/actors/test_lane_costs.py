@@ -1,0 +1,184 @@
+"""Regression guards for the cost of one call on the lane's fast path, by count rather than by clock.
+
+Issue #12 asked that the connection core lose no speed at 1,000 calls in flight. What the rework had added
+to each call was found by counting and an A/B of both
+commits (benchmarks/ab_inflight.py): dicts merged to carry the progress
+token, engine calls per answer, and one wake-up of the caller's loop per answer. These tests pin those
+counts down, deterministically and on any machine: a timed test would fail on a busy machine and pass a
+regression on a quiet one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+import pytest
+
+from mcp_troupe.actors.lane import CallLane, LoopReply, Outgoing
+from mcp_troupe.protocol.versions import REVISIONS
+
+pytestmark = pytest.mark.timeout(30)
+
+CONTEXT = ({"type": "object"}, "srv")
+CALLS = 200
+
+# Python functions of mcp_troupe run per call (the lane's send and its answer read, legacy stdio era, a
+# progress token asked for as a troupe's lane does). Measured 16 after the fix (28 before it, at 0235e86);
+# a little slack for a new check, not for a new layer.
+MAX_OWN_CALLS_PER_CALL = 18
+
+
+class FakeLoop:
+    """The I/O loop as the lane sees it: timers are not needed to answer calls."""
+
+    def call_later(self, delay: float, callback: Callable[..., Any], *args: Any) -> None:
+        pass
+
+    def post_if_running(self, callback: Callable[[], None]) -> bool:
+        return True
+
+
+class Wire:
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def send(self, frame: bytes, outgoing: Outgoing, direct: bool = True) -> None:
+        self.frames.append(frame)
+
+
+def make_lane(wire: Wire, version: str = "2025-06-18") -> CallLane:
+    lane = CallLane(server="srv", incarnation=1, session=None, loop=FakeLoop(), send=wire.send)  # type: ignore[arg-type]
+    lane.engine.settle(REVISIONS[version], None)
+    lane.wants_progress = True  # as with a troupe's host (Host.wants_progress)
+    lane.open(call_timeout=30.0)
+    return lane
+
+
+def answers(frames: list[bytes]) -> list[bytes]:
+    return [
+        json.dumps(
+            {"jsonrpc": "2.0", "id": json.loads(frame)["id"], "result": {"content": [], "isError": False}}
+        ).encode()
+        for frame in frames
+    ]
+
+
+@contextmanager
+def counting() -> Iterator[Counter[tuple[str, str]]]:
+    """Count the Python functions called on this thread, by (module file tail, name)."""
+    counts: Counter[tuple[str, str]] = Counter()
+
+    def profile(frame: FrameType, event: str, _arg: Any) -> None:
+        if event == "call":
+            code = frame.f_code
+            counts[(code.co_filename.replace("\\", "/").rsplit("/", 2)[-2:][-1], code.co_name)] += 1
+            if "/mcp_troupe/" in code.co_filename.replace("\\", "/"):
+                counts[("mcp_troupe", "*")] += 1
+
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        yield counts
+    finally:
+        sys.setprofile(previous)
+
+
+def test_a_call_and_its_answer_cost_a_bounded_number_of_our_function_calls() -> None:
+    wire = Wire()
+    lane = make_lane(wire)
+    replies: list[Future[Any]] = [Future() for _ in range(CALLS)]
+    with counting() as counts:
+        for reply in replies:
+            lane.call("echo", {"text": "x"}, reply, CONTEXT)
+        frames = list(wire.frames)
+    read = answers(frames)
+    with counting() as read_counts:
+        lane.receive(read)
+    assert all(reply.done() and reply.result()[1] == CONTEXT for reply in replies)
+    own = (counts[("mcp_troupe", "*")] + read_counts[("mcp_troupe", "*")]) / CALLS
+    assert own <= MAX_OWN_CALLS_PER_CALL, sorted(counts.items(), key=lambda item: -item[1])[:30]
+    # One encoding per request and one decoding per answer: no frame is encoded or parsed twice.
+    assert counts[("__init__.py", "dumps")] == CALLS
+    assert read_counts[("__init__.py", "loads")] == CALLS
+    # The progress token rides in the one encoding (no dict merged for it).
+    assert counts[("modern.py", "with_meta")] == 0 and counts[("engine.py", "params_of")] == 0
+    assert all(
+        json.loads(frame)["params"]["_meta"] == {"progressToken": json.loads(frame)["id"]} for frame in frames
+    )
+
+
+def test_one_read_of_many_answers_wakes_the_callers_loop_once() -> None:
+    # The caller awaits on a loop of its own (Troupe.acall); the answers arrive on another thread.
+    wire = Wire()
+    lane = make_lane(wire)
+    loop = asyncio.new_event_loop()
+    try:
+        wakeups: list[Any] = []
+        original = loop.call_soon_threadsafe
+
+        def counted(callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+            wakeups.append(callback)
+            return original(callback, *args, **kwargs)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        replies = [LoopReply(loop) for _ in range(CALLS)]
+        for reply in replies:
+            lane.call("echo", {"text": "x"}, reply, CONTEXT)
+        lane.receive(answers(wire.frames))
+        assert len(wakeups) == 1
+        loop.run_until_complete(asyncio.sleep(0))
+        assert all(reply.future.done() and reply.future.result()[1] == CONTEXT for reply in replies)
+    finally:
+        loop.close()
+
+
+def test_answers_read_on_the_callers_own_loop_need_no_wakeup() -> None:
+    # troupe_shared: the troupe's I/O runs on the caller's loop, so the lane reads on that very thread.
+    wire = Wire()
+    lane = make_lane(wire)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        wakeups: list[Any] = []
+        original = loop.call_soon_threadsafe
+
+        def counted(callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+            wakeups.append(callback)
+            return original(callback, *args, **kwargs)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        replies = [LoopReply(loop) for _ in range(CALLS)]
+        for reply in replies:
+            lane.call("echo", {"text": "x"}, reply, CONTEXT)
+        lane.receive(answers(wire.frames))
+        assert wakeups == []
+        assert all(reply.future.done() for reply in replies)
+        results = await asyncio.gather(*(reply.future for reply in replies))
+        assert all(result[1] == CONTEXT for result in results)
+
+    asyncio.run(main())
+
+
+def test_a_cancelled_caller_among_a_batch_is_left_cancelled_and_the_rest_answered() -> None:
+    wire = Wire()
+    lane = make_lane(wire)
+    loop = asyncio.new_event_loop()
+    try:
+        replies = [LoopReply(loop) for _ in range(10)]
+        for reply in replies:
+            lane.call("echo", {"text": "x"}, reply, CONTEXT)
+        replies[3].future.cancel()
+        lane.receive(answers(wire.frames))
+        loop.run_until_complete(asyncio.sleep(0))
+        assert replies[3].future.cancelled()
+        assert all(reply.future.result()[1] == CONTEXT for i, reply in enumerate(replies) if i != 3)
+    finally:
+        loop.close()
