@@ -22,7 +22,8 @@ import hashlib
 from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
 
-from mcp_troupe.policy.bounds import CatalogLimits, definition_problem
+from mcp_troupe.policy.bounds import CatalogLimits
+from mcp_troupe.policy.definition import read_definition
 from mcp_troupe.policy.filters import is_included
 from mcp_troupe.policy.fingerprint import fingerprint
 from mcp_troupe.policy.injection import Finding, grade, scan_tool
@@ -91,11 +92,11 @@ def evaluate_tool(
     re-listing unchanged tools (``list_changed``, a reconnect) costs a fingerprint each, not a scan.
     """
     risk = effective_risk(tool.annotations, trust)
-    if limits is not None:
-        # First, before anything walks the definition recursively or hashes it (policy.bounds).
-        too_big = definition_problem(tool, limits)
-        if too_big is not None:
-            return ToolVerdict(rejected=too_big, risk=risk, fingerprint=_unjudged_fingerprint(tool.name))
+    # One walk of the definition for the bounds, the schema check and the scan's texts (policy.definition).
+    # The bounds come first, before anything walks the definition recursively or hashes it (policy.bounds).
+    reading = read_definition(tool, limits)
+    if reading.too_big is not None:
+        return ToolVerdict(rejected=reading.too_big, risk=risk, fingerprint=_unjudged_fingerprint(tool.name))
     digest = fingerprint(tool.name, tool.description, tool.input_schema)
     filtered = is_included(tool.name, include, exclude)
     if filtered is not None:
@@ -103,12 +104,20 @@ def evaluate_tool(
     key = (digest, tool.title)
     checks = cache.get(key) if cache is not None else None
     if checks is None:
-        problems = tuple(check_input_schema(tool.input_schema))
+        problems = tuple(check_input_schema(tool.input_schema, walked=reading.schema_walk))
         # A broken schema is rejected before scanning: no need to scan what will not be registered.
         found = (
             ()
             if problems
-            else tuple(scan_tool(tool.name, tool.description, tool.input_schema, title=tool.title))
+            else tuple(
+                scan_tool(
+                    tool.name,
+                    tool.description,
+                    tool.input_schema,
+                    title=tool.title,
+                    input_strings=reading.texts if reading.schema_walk is not None else None,
+                )
+            )
         )
         checks = ContentChecks(problems, found)
         if cache is not None:
