@@ -22,12 +22,11 @@ import hashlib
 from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
 
-from mcp_troupe.policy.bounds import CatalogLimits
-from mcp_troupe.policy.definition import read_definition
+from mcp_troupe.policy.bounds import CatalogLimits, definition_problem
+from mcp_troupe.policy.definition import schema_checks
 from mcp_troupe.policy.filters import is_included
 from mcp_troupe.policy.fingerprint import fingerprint
 from mcp_troupe.policy.injection import Finding, grade, scan_tool
-from mcp_troupe.policy.schema import check_input_schema
 from mcp_troupe.policy.trust import TrustLevel, effective_risk
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.types import Risk
@@ -92,11 +91,11 @@ def evaluate_tool(
     re-listing unchanged tools (``list_changed``, a reconnect) costs a fingerprint each, not a scan.
     """
     risk = effective_risk(tool.annotations, trust)
-    # One walk of the definition for the bounds, the schema check and the scan's texts (policy.definition).
-    # The bounds come first, before anything walks the definition recursively or hashes it (policy.bounds).
-    reading = read_definition(tool, limits)
-    if reading.too_big is not None:
-        return ToolVerdict(rejected=reading.too_big, risk=risk, fingerprint=_unjudged_fingerprint(tool.name))
+    if limits is not None:
+        # First, before anything walks the definition recursively or hashes it (policy.bounds).
+        too_big = definition_problem(tool, limits)
+        if too_big is not None:
+            return ToolVerdict(rejected=too_big, risk=risk, fingerprint=_unjudged_fingerprint(tool.name))
     digest = fingerprint(tool.name, tool.description, tool.input_schema)
     filtered = is_included(tool.name, include, exclude)
     if filtered is not None:
@@ -104,22 +103,17 @@ def evaluate_tool(
     key = (digest, tool.title)
     checks = cache.get(key) if cache is not None else None
     if checks is None:
-        problems = tuple(check_input_schema(tool.input_schema, walked=reading.schema_walk))
-        # A broken schema is rejected before scanning: no need to scan what will not be registered.
-        found = (
-            ()
-            if problems
-            else tuple(
-                scan_tool(
-                    tool.name,
-                    tool.description,
-                    tool.input_schema,
-                    title=tool.title,
-                    input_strings=reading.texts if reading.schema_walk is not None else None,
-                )
+        # The schema check and the scan of the schema's strings share one walk, and are reused for a schema
+        # seen before (policy.definition). A broken schema is rejected unscanned: no need to scan what will
+        # not be registered.
+        schema = schema_checks(tool.input_schema)
+        if schema.problems:
+            checks = ContentChecks(schema.problems, ())
+        else:
+            found = scan_tool(
+                tool.name, tool.description, tool.input_schema, title=tool.title, input_strings=()
             )
-        )
-        checks = ContentChecks(problems, found)
+            checks = ContentChecks((), (*found, *schema.findings))
         if cache is not None:
             cache[key] = checks
     if checks.schema_problems:

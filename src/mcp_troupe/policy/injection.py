@@ -116,6 +116,7 @@ __all__ = [
     "Verdict",
     "banner",
     "grade",
+    "scan_strings",
     "scan_text",
     "scan_tool",
     "wrap_untrusted",
@@ -351,6 +352,14 @@ def _schema_strings(schema: Mapping[str, Any], root: str) -> Iterator[tuple[str,
         stack.extend((child, child_path, depth + 1) for child, child_path in reversed(children))
 
 
+def scan_strings(strings: Iterable[tuple[str, str, bool]]) -> list[Finding]:
+    """Scan ``(field, text, is_name)`` strings of a tool definition, as :func:`scan_tool` scans a schema's."""
+    findings: list[Finding] = []
+    for field, text, is_name in strings:
+        findings += _scan(text, field, is_name)
+    return findings
+
+
 def scan_tool(
     name: str,
     description: str,
@@ -364,8 +373,8 @@ def scan_tool(
 
     ``title`` and ``output_schema`` are optional because not every client shows them to the model; pass them
     when yours does. ``input_strings`` are the ``(field, text, is_name)`` strings of ``input_schema``
-    gathered already (:func:`mcp_troupe.policy.definition.read_definition` does it in its one walk); the
-    schema is then not walked again.
+    gathered already (:func:`mcp_troupe.policy.definition.walk_schema` does it in the schema check's walk);
+    the schema is then not walked again.
     """
     return _scan_tool(_scan, name, description, input_schema, title, output_schema, input_strings)
 

@@ -539,7 +539,7 @@ def check_input_schema(schema: object, *, walked: _Walk | None = None) -> list[s
     """Return what is wrong with a tool's ``inputSchema``; an empty list means it may be registered.
 
     Each problem is one sentence that starts with where it is (``inputSchema.properties.tags: ...``).
-    ``walked`` is this schema's walk done already by :func:`mcp_troupe.policy.definition.read_definition`
+    ``walked`` is this schema's walk done already by :func:`mcp_troupe.policy.definition.walk_schema`
     (the walk is then not repeated).
     """
     return _check(schema, _INPUT_ROOT, root_must_be_object=True, arrays_need_items=True, walked=walked)
