@@ -20,13 +20,18 @@ from mcp_troupe.actors.supervisor import ServerCatalog
 from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict
 from mcp_troupe.protocol.mcp import ToolDefinition
 
-__all__ = ["SLICE_SECONDS", "CatalogJudging", "JudgeMore"]
+__all__ = ["IDLE_STRETCH", "SLICE_SECONDS", "CatalogJudging", "JudgeMore"]
 
 SLICE_SECONDS = 0.01
 """How long one slice of judging may hold the registry's thread before it answers other messages. Publishing
 the slice's tools (table, names, search index) adds at most about as much again, so the registry answers
 within some 20 ms of work while a big catalog is judged. One tool is always judged whole, so a slice can run
 longer by at most one definition (whose size ``tools.mcp.limits`` bounds)."""
+
+IDLE_STRETCH = 20
+"""How many budgets one slice may go on for while nothing else waits for the registry (see
+:meth:`CatalogJudging.judge`): about 0.2 s, past which the slice ends anyway, so that the judged tools are
+published at least that often."""
 
 ChecksKey = tuple[str, str | None]
 
@@ -75,14 +80,21 @@ class CatalogJudging:
         budget: float = SLICE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
         max_tools: int | None = None,
+        is_idle: Callable[[], bool] | None = None,
     ) -> list[tuple[ToolDefinition, ToolVerdict]]:
         """Judge the next tools for about ``budget`` seconds (at least one tool, at most ``max_tools``).
+
+        When ``budget`` is spent and ``is_idle()`` says that no message waits, the slice goes on for another
+        ``budget``, up to :data:`IDLE_STRETCH` budgets in all: ending a slice costs a publication of its
+        tools (about a millisecond each, issue 18), which only buys something when someone waits for an
+        answer meanwhile.
 
         Returns the tools judged in this slice with the verdict that holds for their name (a name listed
         twice keeps its first definition's verdict, as the one-pass judging did).
         """
         tools = self.catalog.tools
-        deadline = clock() + budget
+        started = clock()
+        deadline = started + budget
         judged: list[tuple[ToolDefinition, ToolVerdict]] = []
         while self.position < len(tools):
             tool = tools[self.position]
@@ -92,8 +104,13 @@ class CatalogJudging:
                 verdict = evaluate(tool)
             self.used.add((verdict.fingerprint, tool.title))
             judged.append((tool, self.verdicts.setdefault(tool.name, verdict)))
-            if (max_tools is not None and len(judged) >= max_tools) or clock() >= deadline:
+            if max_tools is not None and len(judged) >= max_tools:
                 break
+            now = clock()
+            if now >= deadline:
+                if is_idle is None or now - started >= budget * IDLE_STRETCH or not is_idle():
+                    break
+                deadline = now + budget
         return judged
 
     def kept_checks(self) -> dict[ChecksKey, ContentChecks]:

@@ -745,7 +745,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             # Checks of definitions seen are reused (also those of a pass this catalog cuts short).
             checks={**record.content_checks, **(job.checks if job is not None else {})},
         )
-        job.judge(lambda tool: self._evaluate(record, job, tool), budget=SLICE_SECONDS)
+        job.judge(lambda tool: self._evaluate(record, job, tool), budget=SLICE_SECONDS, is_idle=self._is_idle)
         if job.is_done:
             return self._finish_judging(record, job)
         log.info(
@@ -773,6 +773,10 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             log.warning("server %s: tool %r registered despite: %s", config.name, tool.name, warning)
         return verdict
 
+    def _is_idle(self) -> bool:
+        """Whether no message waits in the mailbox (a slice of judging may then go on, actors/judging.py)."""
+        return self.actor_inbox.empty()
+
     def _finish_judging(self, record: _Server, job: CatalogJudging) -> dict[str, ToolVerdict]:
         record.verdicts_for, record.verdicts = job.catalog, job.verdicts
         record.content_checks = job.kept_checks()
@@ -788,7 +792,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         if record.part is None or record.catalog is not job.catalog:
             record.judging = None
             return
-        judged = job.judge(lambda tool: self._evaluate(record, job, tool), budget=SLICE_SECONDS)
+        judged = job.judge(
+            lambda tool: self._evaluate(record, job, tool), budget=SLICE_SECONDS, is_idle=self._is_idle
+        )
         if job.is_done:
             self._finish_judging(record, job)
         self._extend_server(msg.server, judged)

@@ -23,10 +23,10 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
 
 from mcp_troupe.policy.bounds import CatalogLimits, definition_problem
+from mcp_troupe.policy.definition import schema_checks
 from mcp_troupe.policy.filters import is_included
 from mcp_troupe.policy.fingerprint import fingerprint
 from mcp_troupe.policy.injection import Finding, grade, scan_tool
-from mcp_troupe.policy.schema import check_input_schema
 from mcp_troupe.policy.trust import TrustLevel, effective_risk
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.types import Risk
@@ -103,14 +103,17 @@ def evaluate_tool(
     key = (digest, tool.title)
     checks = cache.get(key) if cache is not None else None
     if checks is None:
-        problems = tuple(check_input_schema(tool.input_schema))
-        # A broken schema is rejected before scanning: no need to scan what will not be registered.
-        found = (
-            ()
-            if problems
-            else tuple(scan_tool(tool.name, tool.description, tool.input_schema, title=tool.title))
-        )
-        checks = ContentChecks(problems, found)
+        # The schema check and the scan of the schema's strings share one walk, and are reused for a schema
+        # seen before (policy.definition). A broken schema is rejected unscanned: no need to scan what will
+        # not be registered.
+        schema = schema_checks(tool.input_schema)
+        if schema.problems:
+            checks = ContentChecks(schema.problems, ())
+        else:
+            found = scan_tool(
+                tool.name, tool.description, tool.input_schema, title=tool.title, input_strings=()
+            )
+            checks = ContentChecks((), (*found, *schema.findings))
         if cache is not None:
             cache[key] = checks
     if checks.schema_problems:

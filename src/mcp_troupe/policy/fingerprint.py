@@ -18,13 +18,18 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 __all__ = ["ApprovalBook", "ApprovalStatus", "fingerprint"]
 
 ApprovalStatus = Literal["new", "approved", "changed"]
 """``new``: never approved; ``approved``: approved with this very definition; ``changed``: approved, but the
 definition is not the one that was approved (quarantined until approved again)."""
+
+
+# json.dumps(..., sort_keys=True, separators=(",", ":"), ensure_ascii=False) with its encoder built once:
+# given options, dumps builds one per call, about a quarter of the cost of hashing a small definition.
+_CANONICAL: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def fingerprint(name: str, description: str, input_schema: Mapping[str, Any]) -> str:
@@ -35,12 +40,7 @@ def fingerprint(name: str, description: str, input_schema: Mapping[str, Any]) ->
     Pass ``""`` for a tool without a description. Values are taken as parsed: a server that starts sending
     ``1.0`` where it sent ``1`` has changed its definition.
     """
-    canonical = json.dumps(
-        {"name": name, "description": description, "inputSchema": input_schema},
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
+    canonical = _CANONICAL.encode({"name": name, "description": description, "inputSchema": input_schema})
     # surrogatepass: server JSON may carry lone surrogates, which strict UTF-8 cannot encode.
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 

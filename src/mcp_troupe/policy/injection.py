@@ -116,6 +116,7 @@ __all__ = [
     "Verdict",
     "banner",
     "grade",
+    "scan_strings",
     "scan_text",
     "scan_tool",
     "wrap_untrusted",
@@ -351,6 +352,14 @@ def _schema_strings(schema: Mapping[str, Any], root: str) -> Iterator[tuple[str,
         stack.extend((child, child_path, depth + 1) for child, child_path in reversed(children))
 
 
+def scan_strings(strings: Iterable[tuple[str, str, bool]]) -> list[Finding]:
+    """Scan ``(field, text, is_name)`` strings of a tool definition, as :func:`scan_tool` scans a schema's."""
+    findings: list[Finding] = []
+    for field, text, is_name in strings:
+        findings += _scan(text, field, is_name)
+    return findings
+
+
 def scan_tool(
     name: str,
     description: str,
@@ -358,13 +367,16 @@ def scan_tool(
     *,
     title: str | None = None,
     output_schema: Mapping[str, Any] | None = None,
+    input_strings: Iterable[tuple[str, str, bool]] | None = None,
 ) -> list[Finding]:
     """Scan everything of a tool definition that the model reads; an empty list means nothing was found.
 
     ``title`` and ``output_schema`` are optional because not every client shows them to the model; pass them
-    when yours does.
+    when yours does. ``input_strings`` are the ``(field, text, is_name)`` strings of ``input_schema``
+    gathered already (:func:`mcp_troupe.policy.definition.walk_schema` does it in the schema check's walk);
+    the schema is then not walked again.
     """
-    return _scan_tool(_scan, name, description, input_schema, title, output_schema)
+    return _scan_tool(_scan, name, description, input_schema, title, output_schema, input_strings)
 
 
 def _scan_tool_unfiltered(
@@ -386,6 +398,7 @@ def _scan_tool(
     input_schema: Mapping[str, Any],
     title: str | None,
     output_schema: Mapping[str, Any] | None,
+    input_strings: Iterable[tuple[str, str, bool]] | None = None,
 ) -> list[Finding]:
     findings = scan(name, "name", True)
     if title:
@@ -393,7 +406,9 @@ def _scan_tool(
     findings += scan(description, "description", False)
     for schema, root in ((input_schema, "inputSchema"), (output_schema, "outputSchema")):
         if isinstance(schema, Mapping):
-            for field, text, is_name in _schema_strings(schema, root):
+            given = input_strings if root == "inputSchema" else None
+            strings = _schema_strings(schema, root) if given is None else given
+            for field, text, is_name in strings:
                 findings += scan(text, field, is_name)
     return findings
 

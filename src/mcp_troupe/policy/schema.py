@@ -484,7 +484,12 @@ def _dialect(schema: Mapping[str, Any], root_path: str) -> tuple[str | None, str
 
 
 def _check(
-    schema: object, root_path: str, *, root_must_be_object: bool, arrays_need_items: bool
+    schema: object,
+    root_path: str,
+    *,
+    root_must_be_object: bool,
+    arrays_need_items: bool,
+    walked: _Walk | None = None,
 ) -> list[str]:
     if not isinstance(schema, dict):
         return [f"{root_path} must be a JSON object, got {_json_type(schema)}"]
@@ -499,7 +504,8 @@ def _check(
     if shape:
         return shape
 
-    found = _walk(schema, root_path, arrays_need_items=arrays_need_items)
+    # A walk done already (policy.definition walks a definition once for every check) is taken as it is.
+    found = walked if walked is not None else _walk(schema, root_path, arrays_need_items=arrays_need_items)
     if not found.exceeded_bounds:
         _check_refs(schema, found)
     if found.problems:
@@ -529,12 +535,14 @@ def _json_type(value: object) -> str:
             return type(value).__name__
 
 
-def check_input_schema(schema: object) -> list[str]:
+def check_input_schema(schema: object, *, walked: _Walk | None = None) -> list[str]:
     """Return what is wrong with a tool's ``inputSchema``; an empty list means it may be registered.
 
     Each problem is one sentence that starts with where it is (``inputSchema.properties.tags: ...``).
+    ``walked`` is this schema's walk done already by :func:`mcp_troupe.policy.definition.walk_schema`
+    (the walk is then not repeated).
     """
-    return _check(schema, _INPUT_ROOT, root_must_be_object=True, arrays_need_items=True)
+    return _check(schema, _INPUT_ROOT, root_must_be_object=True, arrays_need_items=True, walked=walked)
 
 
 def check_output_schema(schema: object, *, protocol_version: str | None = None) -> list[str]:
