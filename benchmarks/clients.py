@@ -168,6 +168,7 @@ class RawPipe:
         """``initialize``, ``notifications/initialized``, then every page of ``tools/list`` (modern:
         ``server/discover``, then the pages)."""
         if self.meta is not None:
+            # request() raises Aborted unless it is a result: a legacy-only server answers -32601.
             self.request("server/discover", {})
         else:
             self.request(
@@ -407,7 +408,11 @@ class RawHttpClient:
         params = {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": _INFO}
         self._sessions.append("")
         if self.meta is not None:
-            await self.post(index, self._request_body("server/discover", {}), method="server/discover")
+            body, _ = await self.post(
+                index, self._request_body("server/discover", {}), method="server/discover"
+            )
+            if "supportedVersions" not in (body.get("result") or {}):
+                raise Aborted(f"server/discover was not answered as a modern server does: {str(body)[:200]}")
         else:
             _, headers = await self.post(index, self._request_body("initialize", params))
             self._sessions[index] = headers.get("mcp-session-id", "")
