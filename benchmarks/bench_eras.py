@@ -303,6 +303,26 @@ def add_era_ratios(figures: Figures, prefix: str, inflight: int) -> None:
             figures.derive(f"{prefix}.seq.p50.modern_extra.{pair}", modern - legacy, "us")
 
 
+def summary(figures: Figures, prefix: str, inflight: int) -> list[str]:
+    """A table of every pair's modern/legacy ratios (what decides the target, and whose cost a gap is)."""
+    columns = (
+        ("client CPU", "seq.cpu"),
+        ("server CPU", "seq.server_cpu"),
+        ("p50", "seq.p50"),
+        ("p99", "seq.p99"),
+        (f"{inflight} in flight", f"inflight{inflight}"),
+    )
+    lines = [
+        f"{prefix}: modern/legacy (median of each round's ratio; < 1 is cheaper, in flight > 1 is faster)"
+    ]
+    lines.append(f"  {'client':<8}" + "".join(f"{label:>16}" for label, _ in columns))
+    for pair in PAIRS:
+        values = (figures.value(f"{prefix}.{figure}.{RATIO_NAMES[pair]}") for _, figure in columns)
+        cells = "".join(f"{'-' if value is None else f'{value:.3f}':>16}" for value in values)
+        lines.append(f"  {pair:<8}{cells}")
+    return lines
+
+
 async def run_group(figures: Figures, settings: Settings, transports: tuple[str, ...] = TRANSPORTS) -> None:
     """The modern-vs-legacy figures over each of ``transports``."""
     if not troupe_protocol_option():
@@ -319,6 +339,8 @@ async def run_group(figures: Figures, settings: Settings, transports: tuple[str,
                 deadline=settings.deadline,
             )  # fmt: skip
         add_era_ratios(figures, prefix, settings.inflight)
+        for line in summary(figures, prefix, settings.inflight):
+            progress(line)
     if "http" in transports:
         prefix = "eras.http.json"
         progress(f"{prefix}: troupe, sdk and raw in both eras on one dual-era echo_http_server.py")
@@ -337,6 +359,8 @@ async def run_group(figures: Figures, settings: Settings, transports: tuple[str,
             detail = exc.exceptions[0] if isinstance(exc, ExceptionGroup) else exc
             figures.problem(f"{prefix}: error: {type(detail).__name__}: {detail}")
         add_era_ratios(figures, prefix, settings.http_inflight)
+        for line in summary(figures, prefix, settings.http_inflight):
+            progress(line)
 
 
 def main(argv: list[str] | None = None) -> int:
