@@ -31,6 +31,7 @@ from benchmarks.servers import kill
 
 __all__ = [
     "CALL_TIMEOUT",
+    "RAW_MODERN_META",
     "Aborted",
     "Client",
     "RawHttpClient",
@@ -47,7 +48,15 @@ __all__ = [
 CALL_TIMEOUT = 10.0
 """No single call may take longer than this (seconds); it would mean the client or server is stuck."""
 PROTOCOL_VERSION = "2025-06-18"
+MODERN_VERSION = "2026-07-28"
 _INFO = {"name": "bench-raw", "version": "0"}
+RAW_MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+    # What mcp-troupe declares (the tasks extension), so that the floor's frames are the same size as ours.
+    "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+    "io.modelcontextprotocol/clientInfo": _INFO,
+}
+"""The ``_meta`` a raw floor client sends on every request in the modern era (``modern=True``)."""
 
 
 class Aborted(Exception):
@@ -128,20 +137,23 @@ async def inflight_async(
 # ---- the floor over stdio: a JSON-RPC loop over the pipes, no library --------------------------------------
 
 
-def _call_line(request_id: int, text: str) -> bytes:
-    message = {
-        "jsonrpc": "2.0",
-        "id": request_id,
-        "method": "tools/call",
-        "params": {"name": "echo", "arguments": {"text": text}},
-    }
+def _call_line(request_id: int, text: str, meta: dict[str, Any] | None = None) -> bytes:
+    params: dict[str, Any] = {"name": "echo", "arguments": {"text": text}}
+    if meta is not None:
+        params["_meta"] = meta
+    message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
 class RawPipe:
-    """One server process spoken to with blocking reads and writes on its pipes."""
+    """One server process spoken to with blocking reads and writes on its pipes.
 
-    def __init__(self, command: list[str]) -> None:
+    ``meta``: the modern era (2026-07-28): ``server/discover`` instead of the handshake, and this ``_meta``
+    on every request (``RAW_MODERN_META``); None: the legacy handshake.
+    """
+
+    def __init__(self, command: list[str], meta: dict[str, Any] | None = None) -> None:
+        self.meta = meta
         # start_new_session as mcp-troupe does: on Linux it also makes spawning under load much faster.
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
@@ -153,11 +165,16 @@ class RawPipe:
         self.tool_count = 0
 
     def handshake(self) -> None:
-        """``initialize``, ``notifications/initialized``, then every page of ``tools/list``."""
-        self.request(
-            "initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": _INFO}
-        )
-        self.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        """``initialize``, ``notifications/initialized``, then every page of ``tools/list`` (modern:
+        ``server/discover``, then the pages)."""
+        if self.meta is not None:
+            # request() raises Aborted unless it is a result: a legacy-only server answers -32601.
+            self.request("server/discover", {})
+        else:
+            self.request(
+                "initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": _INFO}
+            )
+            self.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         self.tool_count = self.list_all_tools()
 
     def list_all_tools(self, max_pages: int = 1000) -> int:
@@ -178,6 +195,8 @@ class RawPipe:
     def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         request_id = self._next_id
         self._next_id += 1
+        if self.meta is not None:
+            params = {**params, "_meta": self.meta}
         message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
         self.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
         response = self.read()
@@ -214,7 +233,7 @@ class RawPipe:
             text = f"call {index}"
             started = clock()
             request_id = self.take_ids(1)
-            self.write(_call_line(request_id, text))
+            self.write(_call_line(request_id, text, self.meta))
             self.check(self.read(), request_id, text)
             latencies.append(clock() - started)
             if time.monotonic() > deadline:
@@ -238,7 +257,8 @@ class RawPipe:
                     batch = 1
                     while batch < 256 and sent + batch < total and permits.acquire(blocking=False):
                         batch += 1
-                    self.write(b"".join(_call_line(first_id + sent + k, "x") for k in range(batch)))
+                    lines = (_call_line(first_id + sent + k, "x", self.meta) for k in range(batch))
+                    self.write(b"".join(lines))
                     sent += batch
             except BaseException as exc:
                 failure.append(exc)
@@ -286,11 +306,14 @@ class RawPipeClient:
         self.pipes = pipes
 
     @classmethod
-    def connect(cls, stack: AsyncExitStack, commands: list[list[str]]) -> RawPipeClient:
-        """Start one process per command and handshake with each; the stack reaps them."""
+    def connect(
+        cls, stack: AsyncExitStack, commands: list[list[str]], meta: dict[str, Any] | None = None
+    ) -> RawPipeClient:
+        """Start one process per command and handshake with each (``meta``: modern, see
+        :class:`RawPipe`); the stack reaps them."""
         pipes = []
         for command in commands:
-            pipe = RawPipe(command)
+            pipe = RawPipe(command, meta)
             stack.callback(pipe.close)
             pipe.handshake()
             pipes.append(pipe)
@@ -342,11 +365,21 @@ class _RawHttpConnection:
 class RawHttpClient:
     """The raw HTTP floor: keep-alive connections (at most ``max_connections``, httpx's default of 100),
     one request at a time on each, a hand-built request and a hand-parsed response (JSON or one SSE event).
+
+    ``meta``: the modern era (2026-07-28, stateless): ``server/discover`` and no session, this ``_meta`` on
+    every request, and the ``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name`` headers it requires.
     """
 
     name = "raw"
 
-    def __init__(self, urls: list[str], max_connections: int = 100) -> None:
+    def __init__(
+        self, urls: list[str], max_connections: int = 100, meta: dict[str, Any] | None = None
+    ) -> None:
+        self.meta = meta
+        self._version = MODERN_VERSION if meta is not None else PROTOCOL_VERSION
+        self._meta_json = (
+            b"" if meta is None else b',"_meta":' + json.dumps(meta, separators=(",", ":")).encode()
+        )
         self._targets: list[tuple[str, int, str]] = []
         for url in urls:
             host_port, _, path = url.removeprefix("http://").partition("/")
@@ -360,9 +393,12 @@ class RawHttpClient:
         self.tool_count = 0
 
     @classmethod
-    async def connect(cls, stack: AsyncExitStack, urls: list[str]) -> RawHttpClient:
-        """Open a session with each server (initialize, initialized, every tools/list page)."""
-        client = cls(urls)
+    async def connect(
+        cls, stack: AsyncExitStack, urls: list[str], meta: dict[str, Any] | None = None
+    ) -> RawHttpClient:
+        """Open a session with each server (initialize, initialized, every tools/list page; ``meta``:
+        modern, server/discover and the pages)."""
+        client = cls(urls, meta=meta)
         stack.push_async_callback(client.aclose)
         for index in range(len(urls)):
             await client.handshake(index)
@@ -371,13 +407,22 @@ class RawHttpClient:
     async def handshake(self, index: int) -> None:
         params = {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": _INFO}
         self._sessions.append("")
-        _, headers = await self.post(index, self._request_body("initialize", params))
-        self._sessions[index] = headers.get("mcp-session-id", "")
-        await self.post(index, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', expect=202)
+        if self.meta is not None:
+            body, _ = await self.post(
+                index, self._request_body("server/discover", {}), method="server/discover"
+            )
+            if "supportedVersions" not in (body.get("result") or {}):
+                raise Aborted(f"server/discover was not answered as a modern server does: {str(body)[:200]}")
+        else:
+            _, headers = await self.post(index, self._request_body("initialize", params))
+            self._sessions[index] = headers.get("mcp-session-id", "")
+            await self.post(index, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', expect=202)
         count, cursor = 0, None
         for _ in range(1000):
             body, _ = await self.post(
-                index, self._request_body("tools/list", {"cursor": cursor} if cursor else {})
+                index,
+                self._request_body("tools/list", {"cursor": cursor} if cursor else {}),
+                method="tools/list",
             )
             result = body["result"]
             count += len(result["tools"])
@@ -388,17 +433,24 @@ class RawHttpClient:
 
     def _request_body(self, method: str, params: dict[str, Any]) -> bytes:
         self._next_id += 1
+        if self.meta is not None:
+            params = {**params, "_meta": self.meta}
         message = {"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params}
         return json.dumps(message, separators=(",", ":")).encode()
 
-    async def post(self, index: int, body: bytes, expect: int = 200) -> tuple[dict[str, Any], dict[str, str]]:
+    async def post(
+        self, index: int, body: bytes, expect: int = 200, method: str = "", name: str = ""
+    ) -> tuple[dict[str, Any], dict[str, str]]:
         host, port, path = self._targets[index]
         session = self._sessions[index] if index < len(self._sessions) else ""
         head = (
             f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
             f"Accept: application/json, text/event-stream\r\nContent-Length: {len(body)}\r\n"
-            f"MCP-Protocol-Version: {PROTOCOL_VERSION}\r\n"
+            f"MCP-Protocol-Version: {self._version}\r\n"
         )
+        if self.meta is not None and method:
+            # spec: 2026-07-28 streamable-http — Mcp-Method on every request, Mcp-Name on tools/call.
+            head += f"Mcp-Method: {method}\r\n" + (f"Mcp-Name: {name}\r\n" if name else "")
         if session:
             head += f"Mcp-Session-Id: {session}\r\n"
         request = head.encode() + b"\r\n" + body
@@ -460,10 +512,11 @@ class RawHttpClient:
         self._next_id += 1
         request_id = self._next_id
         body = (
-            b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":%s}}}'
-            % (request_id, json.dumps(text).encode())
+            b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":%s}%s}}'
+            % (request_id, json.dumps(text).encode(), self._meta_json)
         )
-        message, _ = await asyncio.wait_for(self.post(index, body), CALL_TIMEOUT)
+        post = self.post(index, body, method="tools/call", name="echo")
+        message, _ = await asyncio.wait_for(post, CALL_TIMEOUT)
         content = (message.get("result") or {}).get("content") or [{}]
         if message.get("id") != request_id or content[0].get("text") != text:
             raise Aborted(f"wrong answer: {message!r}")

@@ -850,6 +850,32 @@ def test_a_stateless_server_gets_no_session_header_and_no_delete() -> None:
 
 
 @pytest.mark.timeout(30)
+@pytest.mark.parametrize("mode", ["json", "sse"])
+def test_the_initialize_answer_is_looked_at_once_for_its_session_id(
+    mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Review of issue 13: adopting the session id parsed the initialize answer twice (SSE: the kinds, then
+    # again inside _adopt_session). The connection looks at each frame of it once; the lane decodes it.
+    from mcp_troupe.actors import http_connection
+
+    looked: list[bytes] = []
+    original = http_connection.answer_kind
+
+    def counting(frame: bytes, request_id: Any) -> str | None:
+        looked.append(frame)
+        return original(frame, request_id)
+
+    monkeypatch.setattr(http_connection, "answer_kind", counting)
+    fake = FakeMcp(mode=mode)
+    with scripted(fake) as server, http_troupe(server.url) as troupe:
+        assert ready(troupe).session_id == "s-1"
+        assert troupe.call("mcp__edge__echo", {"n": 1}).text == "echo: {'n': 1}"
+        assert server.requests("POST")[-1].headers.get("mcp-session-id") == "s-1"
+    initialize_answers = [frame for frame in looked if b'"serverInfo"' in frame]
+    assert len(initialize_answers) == 1, initialize_answers
+
+
+@pytest.mark.timeout(30)
 def test_network_policy_deny_skips_http_servers_with_the_reason() -> None:
     fake = FakeMcp()
     with scripted(fake) as server, http_troupe(server.url, network_policy="deny") as troupe:

@@ -49,3 +49,25 @@ def test_without_dual_era_server_discover_is_unknown_and_meta_changes_nothing() 
     assert answer["error"]["code"] == -32601
     call = {"name": "echo", "arguments": {"text": "hi"}, "_meta": MODERN_META}
     assert "resultType" not in json.loads(echo_server.answer(request("tools/call", call)))["result"]
+
+
+@pytest.mark.timeout(30)
+def test_the_raw_floor_speaks_each_era_to_the_dual_era_server() -> None:
+    # bench_eras reads the raw floor's modern/legacy ratio as what the bigger frame costs the server alone:
+    # that only holds if the server really takes the raw modern frames as modern, and the legacy ones not.
+    from benchmarks.bench_eras import cpu_ns
+    from benchmarks.clients import RAW_MODERN_META, RawPipe
+    from benchmarks.servers import echo_command
+
+    for meta, expect_modern in ((RAW_MODERN_META, True), (None, False)):
+        pipe = RawPipe(echo_command(dual_era=True), meta)
+        try:
+            pipe.handshake()
+            assert pipe.tool_count == 1
+            latencies = pipe.sequential(3, deadline=float("inf"))
+            assert len(latencies) == 3
+            answer = pipe.request("tools/call", {"name": "echo", "arguments": {"text": "x"}})
+            assert ("resultType" in answer["result"]) is expect_modern
+            assert cpu_ns((pipe.process.pid,)) > 0
+        finally:
+            pipe.close()

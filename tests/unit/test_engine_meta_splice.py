@@ -108,3 +108,39 @@ def test_a_legacy_progress_request_with_empty_params_or_its_own_meta() -> None:
     own = {"name": "echo", "_meta": {"mine": True}}
     _, frame = made.prepare("tools/call", own, None, now=0.0, timeout=1.0, progress=True)
     assert json.loads(frame)["params"]["_meta"] == {"mine": True, "progressToken": 2}
+
+
+progress_tokens = st.integers() | st.booleans() | st.text(max_size=6) | st.floats(allow_nan=False)
+
+
+@given(params=params_strategy, token=progress_tokens, extra=st.booleans())
+def test_the_splice_writes_a_progress_token_of_any_type_as_json_would(
+    params: dict[str, Any], token: Any, extra: bool
+) -> None:
+    # A lone int token is written directly (the call path's common case); every other shape (a bool, which
+    # is an int to Python but `true` to JSON, a string, more members) goes through the encoder.
+    meta: dict[str, Any] = {"progressToken": token, **({"other": [1]} if extra else {})}
+    members = jsonrpc.encode_members(ERA_META)
+    frame = jsonrpc.encode_request_with_meta(7, "tools/call", params, meta, members)
+    assert json.loads(frame) == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {**params, "_meta": {**meta, **ERA_META}},
+    }
+
+
+def test_a_modern_answer_without_or_with_a_complete_result_type_is_answered() -> None:
+    from mcp_troupe.protocol.engine import Answered, Invalid
+
+    made = engine()
+    for result, kind in (({"content": []}, Answered), ({"resultType": "complete"}, Answered)):
+        pending, _ = made.request("tools/call", {"name": "echo"}, None, now=0.0, timeout=1.0)
+        frame = json.dumps({"jsonrpc": "2.0", "id": pending.request_id, "result": result}).encode()
+        (event,) = made.receive(frame, 0.0)
+        assert isinstance(event, kind) and event.pending is pending
+    for bad in ({"resultType": 3}, {"resultType": "nonsense"}):
+        pending, _ = made.request("tools/call", {"name": "echo"}, None, now=0.0, timeout=1.0)
+        frame = json.dumps({"jsonrpc": "2.0", "id": pending.request_id, "result": bad}).encode()
+        (event,) = made.receive(frame, 0.0)
+        assert isinstance(event, Invalid), event

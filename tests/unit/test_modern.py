@@ -55,6 +55,15 @@ def test_an_empty_value_is_sent_as_it_is() -> None:
     assert modern.encode_header_value("") == ""
 
 
+@given(st.text(min_size=100, max_size=300))
+def test_long_and_short_values_encode_alike_and_the_memo_stays_bounded(value: str) -> None:
+    # Short values are remembered (methods and tool names repeat on every request); long ones are not.
+    encoded = modern.encode_header_value(value)
+    assert decode_header(encoded) == value
+    assert modern.encode_header_value(value) == encoded
+    assert modern._encode_short_header_value.cache_info().currsize <= modern._CACHED_HEADER_VALUES
+
+
 def schema_with(**properties: Any) -> dict[str, Any]:
     return {"type": "object", "properties": properties}
 

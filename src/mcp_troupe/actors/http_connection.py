@@ -612,8 +612,10 @@ class HttpConnection:
             if not frames:
                 self._fail_request(request, self._no_answer(status, request))
                 return True
-            if request.method == proto.INITIALIZE:
-                self._adopt_session(response, frames, request)
+            if request.method == proto.INITIALIZE and any(
+                answer_kind(frame, request.id) == "result" for frame in frames
+            ):
+                self._adopt_session(response)
             self.deliver(frames)
         elif content_type == "text/event-stream":
             await self._read_stream(response, frame, request, outgoing)
@@ -746,10 +748,11 @@ class HttpConnection:
         if task_group is not None and not self._is_down and not self._is_closing:
             self._get_stream.start(task_group)
 
-    def _adopt_session(self, response: Answer, frames: list[bytes], request: Request) -> None:
-        """Take ``Mcp-Session-Id`` from a *successful* initialize answer, before the session sees it."""
-        if not any(answer_kind(frame, request.id) == "result" for frame in frames):
-            return
+    def _adopt_session(self, response: Answer) -> None:
+        """Take ``Mcp-Session-Id`` from a *successful* initialize answer, before the session sees it.
+
+        The caller has already looked at the answer's frames (once) to know it is a result, not an error.
+        """
         value = response.headers.get(SESSION_HEADER)
         if value is None:
             self._session_id = None
@@ -779,7 +782,7 @@ class HttpConnection:
             # The session id is taken from the answer before the session sees it: look at the frames first.
             kinds = [answer_kind(frame, request.id) for frame in frames]
             if "result" in kinds:
-                self._adopt_session(response, frames, request)
+                self._adopt_session(response)
             self.deliver(frames)
             return any(kind is not None for kind in kinds)
         self.deliver(frames)

@@ -279,7 +279,7 @@ class RequestEngine:
                 and era_meta is not None
                 and params is not None
                 and "_meta" not in params
-                and not wire_meta.keys() & era_meta.keys()
+                and wire_meta.keys().isdisjoint(era_meta)
             ):
                 # The modern call path: the era's _meta spliced in pre-encoded, so that a modern request
                 # costs the client about what a legacy one does (issue #13; benchmarks/bench_eras.py).
@@ -541,10 +541,13 @@ class RequestEngine:
                 except ProtocolError as exc:
                     return Invalid(pending, ProtocolError(f"server {self.server!r}: {exc}"))
             return Answered(pending, result)
+        kind = result.get("resultType")
+        if kind is None or kind == modern.COMPLETE:
+            # The modern call's common answer, checked as cheaply as a legacy one (issue #13); absent means
+            # complete (spec: 2026-07-28 basic/index).
+            return Answered(pending, result)
         try:
             kind = modern.result_type(result, pending.method)
-            if kind == modern.COMPLETE:
-                return Answered(pending, result)
             if kind == tasks.RESULT_TYPE_TASK and self.accepts_tasks and pending.method in tasks.TASK_METHODS:
                 # spec: ext-tasks — with the extension declared, the server may answer with a task handle;
                 # for any other request, or undeclared, "task" is an unrecognised resultType (invalid).

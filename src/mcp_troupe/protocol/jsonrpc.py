@@ -375,13 +375,21 @@ def encode_request_with_meta(
     """Serialise a request whose ``params._meta`` holds ``meta`` and then the pre-encoded ``members``.
 
     The modern era's per-request ``_meta`` is the same on every request of a connection: encoded once
-    (:func:`encode_members`), it is spliced in rather than re-encoded each time. ``params`` must have no
-    ``_meta`` of its own, and ``meta`` no key that ``members`` has (the caller checks: a JSON object with a
-    key twice means whatever the reader makes of it).
+    (:func:`encode_members`), it is spliced in rather than re-encoded each time, and ``params`` is encoded
+    as it is, not copied to add the key (issue #13: a modern call costs no more than a legacy one).
+    ``params`` must have no ``_meta`` of its own, and ``meta`` no key that ``members`` has (the caller
+    checks: a JSON object with a key twice means whatever the reader makes of it).
     """
-    body = _dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": {**params, "_meta": meta}})
-    # `_meta` is the last member of `params`, which is the last of the request: the frame ends `...}}}`.
-    return body[:-3] + (b"," if meta else b"") + members + b"}}}"
+    body = _dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+    # `params` is the last member of the request, and compact: the frame ends with its `}` and the request's.
+    if not meta:
+        inner = members
+    elif len(meta) == 1 and type(progress := meta.get("progressToken")) is int:
+        # The common case (a call that asks for progress): its one member written directly.
+        inner = b'"progressToken":%d,' % progress + members
+    else:
+        inner = _dumps(meta)[1:-1] + b"," + members
+    return body[:-2] + (b',"_meta":{' if params else b'"_meta":{') + inner + b"}}}"
 
 
 def encode_request_with_members(

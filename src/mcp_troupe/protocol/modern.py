@@ -12,6 +12,7 @@ basic/patterns/subscriptions, basic/transports/streamable-http ("Required reques
 from __future__ import annotations
 
 import base64
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -205,10 +206,26 @@ NAMED_METHODS = {
 
 def encode_header_value(value: str) -> str:
     """A header-safe form of ``value`` (itself, or the base64 sentinel form)."""
+    if len(value) <= _CACHED_HEADER_CHARS:
+        # Methods and tool names repeat on every request of a connection: each is checked once.
+        return _encode_short_header_value(value)
+    return _encode_header_value(value)
+
+
+# Values this short are remembered (at most _CACHED_HEADER_VALUES of them): a bounded cost, whatever a
+# server names its tools or a caller passes as an argument that a header mirrors.
+_CACHED_HEADER_CHARS = 128
+_CACHED_HEADER_VALUES = 1024
+
+
+def _encode_header_value(value: str) -> str:
     if not value or (_SAFE_HEADER_VALUE.match(value) and not _SENTINEL.match(value)):
         # An empty value is plain, safe ASCII too: the header is sent empty.
         return value
     return "=?base64?" + base64.b64encode(value.encode("utf-8")).decode("ascii") + "?="
+
+
+_encode_short_header_value = functools.lru_cache(maxsize=_CACHED_HEADER_VALUES)(_encode_header_value)
 
 
 @dataclass(frozen=True, slots=True)
