@@ -27,6 +27,7 @@ from tests.corpus.evaluate import (
     HELD_OUT_2,
     TUNING,
     TUNING_2,
+    TUNING_3,
     benign_split,
     benign_tools,
     graded_scan,
@@ -95,13 +96,17 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "b": TUNING_2,
         "c": HELD_OUT,
         "d": HELD_OUT_2,
+        "e": TUNING_3,
     }
-    classes = Counter(attack for attack, _ in families)
-    # The first 25 classes have all four families; family d also brought classes of its own.
+    classes = Counter(attack for attack, family in families if family != "e")
+    # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
+    # part) has a payload of every class.
     assert sum(count == 4 for count in classes.values()) >= 20
     assert all(count in (1, 4) for count in classes.values())
     only_d = {attack for (attack, family) in families if classes[attack] == 1}
     assert only_d and all(families[(attack, "d")] == HELD_OUT_2 for attack in only_d)
+    assert {attack for attack, family in families if family == "e"} == set(classes)
+    assert {tool["package"] for tool in benign_tools(TUNING_3)} == {"lookalikes"}
 
 
 def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> None:
