@@ -40,9 +40,9 @@ from mcp_troupe.policy.injection import RULES, Finding, Verdict, grade, scan_too
 
 MIN_CAUGHT = 0.95
 MAX_WITHHELD = 0.01
-# Measured on the held-out part (2026-12-01, round 3): 116/150 poisoned caught (family c), 1/491 real
+# Measured on the held-out part (2026-12-01, round 4): 124/150 poisoned caught (family c), 1/491 real
 # blocked, 0 withheld; on family d (held-out-2): 164/174. The floors sit just under them.
-HELD_OUT_MIN_CAUGHT = 0.75
+HELD_OUT_MIN_CAUGHT = 0.80
 HELD_OUT_2_MIN_CAUGHT = 0.92
 HELD_OUT_MAX_BLOCKED = 1
 MIN_PACKAGES = 60
@@ -155,6 +155,26 @@ def test_the_tuned_parts_meet_the_goal_class_by_class() -> None:
             if rates(found).share(rates(found).caught) < 0.5
         }
         assert weak == {}, split
+
+
+# The written look-alikes (tuning-3) that the scan still keeps out, measured 2026-12-01: a login that must
+# come before "any other tool of this server", a vault tool's "do not show it to the user", and a summariser
+# that leaves signatures "out of the summary". Real tools say these; the rules cannot yet tell them apart.
+LOOKALIKES_KEPT_OUT = 3
+
+
+def test_family_e_and_the_look_alikes_meet_the_tuned_goals() -> None:
+    poisoned = verdicts("poisoned", TUNING_3)
+    caught = rates(verdict for _, verdict in poisoned)
+    assert caught.share(caught.caught) >= MIN_CAUGHT
+    by_language: dict[str, list[Verdict]] = {}
+    for tool, verdict in poisoned:
+        by_language.setdefault(tool["language"], []).append(verdict)
+    assert len(by_language) >= 8
+    for language, found in by_language.items():
+        assert rates(found).share(rates(found).caught) >= 0.9, language
+    benign = rates(verdict for _, verdict in verdicts("benign", TUNING_3))
+    assert benign.caught <= LOOKALIKES_KEPT_OUT
 
 
 # --- the first corpora ----------------------------------------------------------------------------------

@@ -788,6 +788,61 @@ MODEL_DIRECTIVE_INTENTS: Final[list[_Pattern]] = [
         _not_this_servers,
         None,
     ),
+    # Concealing the order itself, or the act: "do not mention that you read the file", "without the
+    # user's knowledge", "say nothing about", "stay silent about", "don't let the user know".
+    (
+        *_near(
+            _NEGATION,
+            "mention|mentioning|reveal|revealing|disclose|disclosing|acknowledge|reference|discuss|explain|"
+            "explaining|admit",
+            "this instruction|these instructions|this note|these notes|this message|this requirement|"
+            "this step|this part|that you|what you did|why you|you did this|having done",
+            window=30,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            "without the user's knowledge|without their knowledge|without the user knowing|"
+            "without them knowing|behind the user's back|behind their back|without anyone knowing|"
+            "without anyone noticing|without the user noticing",
+            window=0,
+        ),
+        LOW,
+    ),
+    (
+        *_near("say|mention|reveal|tell|disclose", "nothing about|nothing of|not a word|no word", window=10),
+        LOW,
+    ),
+    (
+        *_near(
+            "stay|remain|keep|be",
+            "silent about|quiet about|silent on|quiet on|mum about|tight-lipped",
+            window=3,
+        ),
+        LOW,
+    ),
+    (
+        *_near(
+            _NEGATION,
+            "let the user know|let them know|let the user see|let anyone know|make the user aware|"
+            "keep the user informed|let the user find out",
+            window=10,
+        ),
+        LOW,
+    ),
+    # The output left out of what the user reads: "don't include the tool's output in your reply".
+    (
+        *_near(
+            _NEGATION,
+            "include|paste|copy|put|insert|repeat|reproduce|relay|pass on|quote",
+            _OUTPUT,
+            "in your reply|in your answer|in your response|in the chat|in the conversation|to the user|"
+            "in your message|in any reply",
+            window=30,
+        ),
+        LOW,
+    ),
     # Destructive commands handed to the model to run.
     (
         r"\b(?:git\s+push\s+(?:-f|--force)|git\s+reset\s+--hard|git\s+clean\s+-[a-z]*f|"
@@ -939,6 +994,25 @@ SHADOWING_INTENTS: Final[list[_Pattern]] = [
             "tool|tools",
             "from another server|from other servers|from a different server|of another server",
             window=30,
+        ),
+        LOW,
+    ),
+    # This tool put in another's place: "instead of X, always use this tool"; "X was merged into this tool".
+    (
+        *_near(
+            "instead of|in place of|rather than",
+            "use this|call this|use me|call me|this tool|this one|this function",
+            window=40,
+        ),
+        LOW,
+        _insists_on_succession,
+        WEAK,
+    ),
+    (
+        *_near(
+            "replaced|merged|superseded|consolidated|absorbed",
+            "by this tool|into this tool|by this one|into this one|by this function|into this function",
+            window=25,
         ),
         LOW,
     ),
