@@ -30,6 +30,11 @@ TUNING_2 = "tuning-2"
 HELD_OUT_2 = "held-out-2"
 """Poisoned family ``d`` (round 3), written before that round changed any rule; it has no benign part, so its
 false-positive side is the benign ``held-out`` part."""
+TUNING_3 = "tuning-3"
+"""Poisoned family ``e`` (round 4) and the written benign look-alikes (``benign_lookalikes.json``): tuned
+on."""
+LOOKALIKES = "written"
+"""The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
 
 
 @cache
@@ -57,15 +62,19 @@ def first_split(package: str) -> str:
 
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
-    (``tuning`` or ``tuning-2``). A package's tools are never split."""
+    (``tuning`` or ``tuning-2``); ``tuning-3`` for the written look-alikes. A package's tools are never
+    split."""
+    if registry == LOOKALIKES:
+        return TUNING_3
     if f"{registry}:{package}" not in _seen_packages():
         return HELD_OUT
     return TUNING if first_split(package) == TUNING else TUNING_2
 
 
 def benign_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The real definitions of ``split`` (or all of them), each with its package and registry."""
-    tools: list[dict[str, Any]] = load("benign_real.json")["tools"]
+    """The benign definitions of ``split`` (or all of them), each with its package and registry: the real
+    ones, and the written look-alikes (split ``tuning-3``)."""
+    tools: list[dict[str, Any]] = load("benign_real.json")["tools"] + load("benign_lookalikes.json")["tools"]
     return [
         tool for tool in tools if split == "all" or benign_split(tool["registry"], tool["package"]) == split
     ]
@@ -137,6 +146,15 @@ def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool
         print(
             _line(f"  {attack}", rates(verdict for tool, verdict, _ in poisoned if tool["class"] == attack))
         )
+    languages = sorted({tool.get("language", "en") for tool, _, _ in poisoned})
+    if len(languages) > 1:
+        for language in languages:
+            print(
+                _line(
+                    f"  language {language}",
+                    rates(verdict for tool, verdict, _ in poisoned if tool.get("language", "en") == language),
+                )
+            )
     if show_benign:
         for tool, verdict, findings in benign:
             if verdict != "clean":
@@ -157,7 +175,9 @@ def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", choices=(HELD_OUT, HELD_OUT_2, TUNING, TUNING_2, "all"), default=HELD_OUT)
+    parser.add_argument(
+        "--split", choices=(HELD_OUT, HELD_OUT_2, TUNING, TUNING_2, TUNING_3, "all"), default=HELD_OUT
+    )
     parser.add_argument(
         "--show-benign", action="store_true", help="list the benign tools kept from the model"
     )

@@ -27,6 +27,7 @@ from tests.corpus.evaluate import (
     HELD_OUT_2,
     TUNING,
     TUNING_2,
+    TUNING_3,
     benign_split,
     benign_tools,
     graded_scan,
@@ -39,9 +40,9 @@ from mcp_troupe.policy.injection import RULES, Finding, Verdict, grade, scan_too
 
 MIN_CAUGHT = 0.95
 MAX_WITHHELD = 0.01
-# Measured on the held-out part (2026-12-01, round 3): 116/150 poisoned caught (family c), 1/491 real
+# Measured on the held-out part (2026-12-01, round 4): 124/150 poisoned caught (family c), 1/491 real
 # blocked, 0 withheld; on family d (held-out-2): 164/174. The floors sit just under them.
-HELD_OUT_MIN_CAUGHT = 0.75
+HELD_OUT_MIN_CAUGHT = 0.80
 HELD_OUT_2_MIN_CAUGHT = 0.92
 HELD_OUT_MAX_BLOCKED = 1
 MIN_PACKAGES = 60
@@ -95,13 +96,17 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "b": TUNING_2,
         "c": HELD_OUT,
         "d": HELD_OUT_2,
+        "e": TUNING_3,
     }
-    classes = Counter(attack for attack, _ in families)
-    # The first 25 classes have all four families; family d also brought classes of its own.
+    classes = Counter(attack for attack, family in families if family != "e")
+    # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
+    # part) has a payload of every class.
     assert sum(count == 4 for count in classes.values()) >= 20
     assert all(count in (1, 4) for count in classes.values())
     only_d = {attack for (attack, family) in families if classes[attack] == 1}
     assert only_d and all(families[(attack, "d")] == HELD_OUT_2 for attack in only_d)
+    assert {attack for attack, family in families if family == "e"} == set(classes)
+    assert {tool["package"] for tool in benign_tools(TUNING_3)} == {"lookalikes"}
 
 
 def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> None:
@@ -150,6 +155,26 @@ def test_the_tuned_parts_meet_the_goal_class_by_class() -> None:
             if rates(found).share(rates(found).caught) < 0.5
         }
         assert weak == {}, split
+
+
+# The written look-alikes (tuning-3) that the scan still keeps out, measured 2026-12-01: a login that must
+# come before "any other tool of this server", a vault tool's "do not show it to the user", and a summariser
+# that leaves signatures "out of the summary". Real tools say these; the rules cannot yet tell them apart.
+LOOKALIKES_KEPT_OUT = 3
+
+
+def test_family_e_and_the_look_alikes_meet_the_tuned_goals() -> None:
+    poisoned = verdicts("poisoned", TUNING_3)
+    caught = rates(verdict for _, verdict in poisoned)
+    assert caught.share(caught.caught) >= MIN_CAUGHT
+    by_language: dict[str, list[Verdict]] = {}
+    for tool, verdict in poisoned:
+        by_language.setdefault(tool["language"], []).append(verdict)
+    assert len(by_language) >= 8
+    for language, found in by_language.items():
+        assert rates(found).share(rates(found).caught) >= 0.9, language
+    benign = rates(verdict for _, verdict in verdicts("benign", TUNING_3))
+    assert benign.caught <= LOOKALIKES_KEPT_OUT
 
 
 # --- the first corpora ----------------------------------------------------------------------------------

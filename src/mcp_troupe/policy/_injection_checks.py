@@ -17,6 +17,11 @@ from mcp_troupe.policy._injection_intents import (
     MODEL_DIRECTIVE_INTENTS,
     SHADOWING_INTENTS,
 )
+from mcp_troupe.policy._injection_languages import (
+    EXFILTRATION_FOREIGN,
+    MODEL_DIRECTIVE_FOREIGN,
+    SHADOWING_FOREIGN,
+)
 from mcp_troupe.policy._injection_prefilter import _Needs, _needs, _Prefilter
 from mcp_troupe.policy._injection_rules import (
     _EXFILTRATION_PATTERNS,
@@ -120,9 +125,20 @@ def _expand(patterns: Sequence[_Pattern], default: Confidence) -> list[tuple[_Ch
 _GRADED_RULES: Final[list[tuple[str, list[tuple[_Check, _Needs, Confidence]]]]] = [
     (
         MODEL_DIRECTIVE,
-        _expand([*_MODEL_DIRECTIVE_PATTERNS, *MODEL_DIRECTIVE_SHAPES, *MODEL_DIRECTIVE_INTENTS], HIGH),
+        _expand(
+            [
+                *_MODEL_DIRECTIVE_PATTERNS,
+                *MODEL_DIRECTIVE_SHAPES,
+                *MODEL_DIRECTIVE_INTENTS,
+                *MODEL_DIRECTIVE_FOREIGN,
+            ],
+            HIGH,
+        ),
     ),
-    (SHADOWING, _expand([*_SHADOWING_PATTERNS, *SHADOWING_SHAPES, *SHADOWING_INTENTS], LOW)),
+    (
+        SHADOWING,
+        _expand([*_SHADOWING_PATTERNS, *SHADOWING_SHAPES, *SHADOWING_INTENTS, *SHADOWING_FOREIGN], LOW),
+    ),
     # A secret's path alone is what SSH-key and secret-scanning tools are about: it only corroborates.
     # It is low when its sentence also moves it somewhere ("include ~/.ssh/config in your reply").
     (
@@ -134,7 +150,10 @@ _GRADED_RULES: Final[list[tuple[str, list[tuple[_Check, _Needs, Confidence]]]]] 
     (
         EXFILTRATION,
         [
-            *_expand([*_EXFILTRATION_PATTERNS, *EXFILTRATION_SHAPES, *EXFILTRATION_INTENTS], HIGH),
+            *_expand(
+                [*_EXFILTRATION_PATTERNS, *EXFILTRATION_SHAPES, *EXFILTRATION_INTENTS, *EXFILTRATION_FOREIGN],
+                HIGH,
+            ),
             # Each function only returns a match of its regex, so the regex's triggers are the function's.
             (_sent_to_address_always, _needs(_SEND_VERBS), HIGH),
             (_sent_to_address, _needs(_SEND_VERBS), HIGH),

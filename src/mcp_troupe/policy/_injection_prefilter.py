@@ -67,8 +67,17 @@ class _Prefilter:
                 index.setdefault(entry, []).append(number)
         self._groups_by_word = {word: tuple(numbers) for word, numbers in by_word.items()}
         self._words = frozenset(by_word)
+        # A fragment of another script (the lexicons of other languages hold many) cannot be in ASCII text,
+        # which nearly every string is: those are looked for only in text that is not ASCII.
         self._groups_by_fragment = tuple(
-            (fragment, tuple(numbers)) for fragment, numbers in by_fragment.items()
+            (fragment, tuple(numbers)) for fragment, numbers in by_fragment.items() if fragment.isascii()
+        )
+        # One search says whether any fragment is there at all; most strings hold none.
+        self._any_fragment = re.compile(
+            "|".join(re.escape(fragment) for fragment, _ in self._groups_by_fragment) or "(?!)"
+        )
+        self._groups_by_other_fragment = tuple(
+            (fragment, tuple(numbers)) for fragment, numbers in by_fragment.items() if not fragment.isascii()
         )
         # A check can run once all its groups are present, so it is enough to look it up by its first group.
         self._checks_by_first_group: dict[int, list[int]] = {}
@@ -86,9 +95,14 @@ class _Prefilter:
         present: set[int] = set()
         for word in self._words.intersection(_WORD.findall(folded)):
             present.update(self._groups_by_word[word])
-        for fragment, groups in self._groups_by_fragment:
-            if fragment in folded:
-                present.update(groups)
+        if self._any_fragment.search(folded) is not None:
+            for fragment, groups in self._groups_by_fragment:
+                if fragment in folded:
+                    present.update(groups)
+        if not folded.isascii():
+            for fragment, groups in self._groups_by_other_fragment:
+                if fragment in folded:
+                    present.update(groups)
         if not present:
             return []
         return sorted(

@@ -116,7 +116,7 @@ _FOUND_IN_DATA = re.compile(
     r"\s*(?:that\s+(?:are|appear|you\s+find)\s+)?(?:found|contained|embedded|appearing|inside|within|in|from|"
     r"returned|coming)\b(?:\s+\w+){0,4}?\s+(?:results?|content|contents|output|outputs|data|pages?|documents?|"
     r"responses?|text|tools?|web|websites?|sites?|files?|e-?mails?|messages?|resources?|issues?|comments?|"
-    r"inputs?|payloads?|fetched|retrieved)\b",
+    r"inputs?|payloads?|fetched|retrieved|it|them|there|the\s+page)\b",
     _FLAGS,
 )
 _NEGATION_BEFORE = re.compile(

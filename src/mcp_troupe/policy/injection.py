@@ -62,7 +62,8 @@ source of secrets, a destination, an obligation, another tool put down), weaker 
 turns one tool's findings into ``block``, ``withhold`` (kept from the model until an operator reviews it, see
 :mod:`mcp_troupe.review`) or ``clean``. The phrase patterns live in ``_injection_rules``, the
 social-engineering shapes in ``_injection_shapes``, the intent rules (words of every role an intent needs,
-in one sentence) in ``_injection_intents``, the numbered checks and the prefilter in
+in one sentence) in ``_injection_intents``, the same intents in eight other languages in
+``_injection_languages``, the numbered checks and the prefilter in
 ``_injection_checks``, normalisation in ``_injection_text`` and encoded payloads in ``_injection_encoded``.
 
 The rules are measured on labelled corpora in ``tests/corpus`` (thousands of real definitions listed from
