@@ -85,7 +85,7 @@ def _environment_key() -> object | None:
 
     if (
         urllib.request.getproxies is not urllib.request.getproxies_environment
-        or urllib.request.proxy_bypass is not urllib.request.proxy_bypass_environment
+        or urllib.request.proxy_bypass is not getattr(urllib.request, "proxy_bypass_environment", None)
     ):
         return None
     # The raw (bytes) store of os.environ: a tuple of it in C, no per-variable decoding. Every change
