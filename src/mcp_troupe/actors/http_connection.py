@@ -273,8 +273,8 @@ class HttpConnection:
                 async with anyio.create_task_group() as task_group:
                     self._task_group = task_group
                     # asyncio's, not anyio's: anyio's acquire yields to the loop even when a slot is free
-                    # (a cancel-shielded checkpoint), one more loop pass on every call. Cancellation by
-                    # the call's cancel scope works the same (a CancelledError in the waiting task).
+                    # (a cancel-shielded checkpoint), one more loop pass on every call. A cancelled call's
+                    # POST task leaves the queue for a slot as it would anyio's (a CancelledError there).
                     self._slots = asyncio.Semaphore(MAX_IN_FLIGHT)
                     self._is_pumping = True
                     self._drain()  # anything queued before the connection ran goes out now

@@ -1131,7 +1131,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
 
         Asked on every status change while someone waits: a scan of every server each time made a gateway
         of N servers O(N²). The scan goes on from the server that held it up last time and stops at the
-        first one still unsettled, so while servers settle it costs about one step each; only "all
+        first one still unsettled: while that one has not settled (most changes are other servers'), a
+        check is one step, and after it settles the scan moves on over servers that have; only "all
         settled" is a whole pass, and that answer ends the wait.
         """
         records = self._settle_order
