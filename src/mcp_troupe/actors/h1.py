@@ -305,7 +305,7 @@ class _Connection(asyncio.Protocol):
         self.parser = ResponseParser()
         self.idle_since = 0.0
         self.is_closed = False
-        self._fileno = -1
+        self._poller: select.poll | None = None
         self._head: asyncio.Future[Http1Response] | None = None
         self._response: Http1Response | None = None
         self._is_reading_paused = False
@@ -319,7 +319,9 @@ class _Connection(asyncio.Protocol):
         self.transport = transport
         sock = transport.get_extra_info("socket")
         if sock is not None:
-            self._fileno = sock.fileno()
+            # One poller per connection, asked before each reuse (is_reusable).
+            self._poller = select.poll()
+            self._poller.register(sock.fileno(), select.POLLIN)
 
     def data_received(self, data: bytes) -> None:
         head, response = self._head, self._response
@@ -393,12 +395,7 @@ class _Connection(asyncio.Protocol):
             return False
         # The server may have closed it (or sent something unasked) in the moment since the loop last
         # looked: EOF or bytes make the socket readable. One poll, far cheaper than a request that fails.
-        if self._fileno >= 0:
-            poller = select.poll()
-            poller.register(self._fileno, select.POLLIN)
-            if poller.poll(0):
-                return False
-        return True
+        return self._poller is None or not self._poller.poll(0)
 
     def start(self, request: bytes, loop: asyncio.AbstractEventLoop) -> asyncio.Future[Http1Response]:
         """Write ``request``; return the future of its response head."""

@@ -527,7 +527,8 @@ class HttpConnection:
         nonce_retries = 0
         while True:
             try:
-                token = await self._token()
+                # No coroutine to await without OAuth: this runs on every call.
+                token = await self.auth.token() if self.auth is not None else None
             except AuthError as exc:
                 self._on_auth_failed(message, request, exc)
                 return False
@@ -614,9 +615,10 @@ class HttpConnection:
         sent_session_id = headers.get(SESSION_HEADER)
         try:
             async with client.stream("POST", self.url, content=frame, headers=headers) as response:
-                challenge = await self._challenge_of(response)
-                if challenge is not None:
-                    return challenge
+                if self.auth is not None and response.status_code in (401, 403):
+                    challenge = await self._challenge_of(response)
+                    if challenge is not None:
+                        return challenge
                 return await self._on_post_answer(
                     response, frame, outgoing, message, request, sent_session_id
                 )
