@@ -626,6 +626,34 @@ def test_the_request_target_and_host_come_from_the_url() -> None:
     assert b"Content-Length: 2\r\n" in custom and b"99" not in custom
 
 
+def test_a_reused_request_head_follows_the_body_the_headers_and_the_cookies() -> None:
+    from mcp_troupe.protocol.http1 import Headers
+
+    client = Http1Client("http://127.0.0.1:9/mcp", ssl_context=None, connect_timeout=1.0)
+    headers = {"Accept": "application/json", "Mcp-Session-Id": "s1"}
+    first = client._encode("POST", client.url, b"{}", headers)
+    second = client._encode("POST", client.url, b'{"a":1}', headers)
+    assert first.endswith(b"Content-Length: 2\r\n\r\n{}")
+    assert second.endswith(b'Content-Length: 7\r\n\r\n{"a":1}')
+    assert first.split(b"Content-Length")[0] == second.split(b"Content-Length")[0]
+    get = client._encode("GET", client.url, None, headers)
+    assert get.endswith(b"\r\n\r\n") and b"Content-Length" not in get and b"Mcp-Session-Id: s1\r\n" in get
+    assert b"Mcp-Session-Id: s2\r\n" in client._encode(
+        "POST", client.url, b"{}", {**headers, "Mcp-Session-Id": "s2"}
+    )
+    # A cookie the server sets, or sets anew, is on the next request although the headers are the same.
+    client._remember_cookies(Headers([("Set-Cookie", "lb=a")]))
+    assert b"Cookie: lb=a\r\n" in client._encode("POST", client.url, b"{}", headers)
+    client._remember_cookies(Headers([("Set-Cookie", "lb=b")]))
+    assert b"Cookie: lb=b\r\n" in client._encode("POST", client.url, b"{}", headers)
+    client._remember_cookies(Headers([("Set-Cookie", "lb=; Max-Age=0")]))
+    assert b"Cookie" not in client._encode("POST", client.url, b"{}", headers)
+    # A bad value is refused every time, never remembered as a head.
+    for _ in range(2):
+        with pytest.raises(httpx.LocalProtocolError):
+            client._encode("POST", client.url, b"{}", {"X-A": "1\r\nInjected: yes"})
+
+
 def test_the_transport_uses_httpx_through_a_proxy_and_the_lean_client_otherwise() -> None:
     from mcp_troupe.actors.http_pool import http_client
 

@@ -202,3 +202,34 @@ def test_tasks_still_running_when_the_loop_stops_end_cancelled() -> None:
     assert started.wait(5)
     io_loop.stop(timeout=5)
     assert handle.future.cancelled()
+
+
+class _Ref:
+    """Just what Runtime.track reads of an actor ref."""
+
+    def __init__(self) -> None:
+        self.alive = True
+
+    def is_alive(self) -> bool:
+        return self.alive
+
+
+@pytest.mark.timeout(15)
+def test_track_keeps_the_live_actors_and_prunes_the_dead_in_bounded_space(loop: IoLoop) -> None:
+    from typing import Any, cast
+
+    from mcp_troupe.actors.loop import Runtime
+
+    runtime = Runtime(loop)
+    live = [_Ref() for _ in range(10)]
+    for ref in live:
+        runtime.track(cast(Any, ref))
+    for _ in range(2000):  # actors of reconnects, dead by the next track
+        dead = _Ref()
+        runtime.track(cast(Any, dead))
+        dead.alive = False
+
+    kept = runtime._actors
+    assert all(ref in kept for ref in live)
+    # At most about twice the live ones (and the prune threshold's floor), never all 2,010 of them.
+    assert len(kept) <= 64 + 2 * len(live)

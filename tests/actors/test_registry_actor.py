@@ -343,6 +343,27 @@ def test_when_settled_completes_once_every_server_is_ready_or_failed(registry: R
     settled.result(timeout=DEFAULT_WAIT)
 
 
+@pytest.mark.timeout(15)
+def test_when_settled_waits_for_a_server_that_went_back_to_connecting(runtime: Runtime) -> None:
+    # The settle check resumes its scan where it stopped last time; a server behind that point that leaves
+    # a settled state must still hold the wait up.
+    registry = RegistryUnderTest(runtime, ["alpha", "beta", "gamma"])
+    settled: Future[None] = Future()
+    registry.ref.tell(WhenSettled(settled))
+    for name in ("alpha", "gamma"):
+        registry.ref.tell(StatusChanged(ServerStatus(name, "stdio", ServerState.READY, incarnation=1)))
+    registry.status()
+    assert not settled.done()  # beta holds it up: the scan stops there
+    registry.ref.tell(StatusChanged(ServerStatus("alpha", "stdio", ServerState.CONNECTING, incarnation=2)))
+    registry.ref.tell(StatusChanged(ServerStatus("beta", "stdio", ServerState.READY, incarnation=1)))
+    registry.status()
+    assert not settled.done()  # alpha reconnects now
+
+    registry.ref.tell(StatusChanged(ServerStatus("alpha", "stdio", ServerState.READY, incarnation=2)))
+
+    settled.result(timeout=DEFAULT_WAIT)
+
+
 # ---- shutdown ----------------------------------------------------------------------------------------------
 
 

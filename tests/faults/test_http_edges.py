@@ -656,6 +656,53 @@ def test_a_call_that_never_answers_does_not_hold_up_the_others() -> None:
 
 
 @pytest.mark.timeout(30)
+def test_a_cancelled_call_ends_its_post_and_frees_its_slot(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcp_troupe.actors import http_connection
+
+    # One slot: the next call gets through only once the cancelled call's POST has given its slot back.
+    monkeypatch.setattr(http_connection, "MAX_IN_FLIGHT", 1)
+
+    async def hang(fake: FakeMcp, seen: Seen, exchange: Exchange, message: dict[str, Any]) -> None:
+        await exchange.start_stream()
+        await asyncio.Event().wait()  # until the server stops
+
+    fake = FakeMcp(mode="sse", tools={"hang": hang, "echo": None})
+    with scripted(fake) as server, http_troupe(server.url) as troupe:
+        ready(troupe)
+        handle = troupe.submit("mcp__edge__hang", {}, timeout=20)
+        assert server.wait_for(lambda seen: any(s.rpc_method == "tools/call" for s in seen))
+        handle.cancel()
+        assert server.wait_for(lambda seen: any(s.rpc_method == "notifications/cancelled" for s in seen))
+        assert troupe.call("mcp__edge__echo", {}, timeout=5).text == "echo: {}"
+
+
+@pytest.mark.timeout(30)
+def test_a_bug_in_one_post_takes_the_transport_down_and_the_server_comes_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mcp_troupe.actors import http_connection
+
+    original = http_connection.HttpConnection._on_post_answer
+    failures = iter([True])
+
+    async def buggy(self: Any, response: Any, *args: Any) -> bool:
+        request = args[3]
+        if request is not None and request.method == "tools/call" and next(failures, False):
+            raise RuntimeError("a bug in the answer's handling")
+        return await original(self, response, *args)
+
+    monkeypatch.setattr(http_connection.HttpConnection, "_on_post_answer", buggy)
+    fake = FakeMcp(tools={"echo": None})
+    with scripted(fake) as server, http_troupe(server.url, reconnect=FAST_RECONNECT) as troupe:
+        ready(troupe)
+        with pytest.raises(ConnectionLost, match="the HTTP transport failed: RuntimeError"):
+            troupe.call("mcp__edge__echo", {})
+        status = wait_for_status(troupe, lambda status: status.state is ServerState.READY)
+        assert status.incarnation >= 2
+        assert troupe.call("mcp__edge__echo", {}).text == "echo: {}"
+
+
+@pytest.mark.timeout(30)
 def test_a_2025_03_26_batch_answer_is_split_into_its_messages() -> None:
     async def batch(fake: FakeMcp, seen: Seen, exchange: Exchange, message: dict[str, Any]) -> None:
         note = {

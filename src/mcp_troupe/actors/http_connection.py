@@ -167,9 +167,12 @@ class HttpConnection:
         self._protocol_version: str | None = None
         self._client: httpx.AsyncClient | Http1Client | None = None
         self._task_group: anyio.abc.TaskGroup | None = None
-        self._slots: anyio.Semaphore | None = None
-        self._in_flight: dict[RequestId, anyio.CancelScope] = {}
-        self._out_ready: asyncio.Event | None = None
+        self._slots: asyncio.Semaphore | None = None
+        # Each POST is an asyncio task of its own (see _start_post); a request's, by id, for cancellation.
+        self._posts: set[asyncio.Task[None]] = set()
+        self._in_flight: dict[RequestId, asyncio.Task[None]] = {}
+        # Set while the connection runs: queued writes become POSTs as soon as the loop sees them.
+        self._is_pumping = False
         # Set while a `notifications/initialized` POST is out: later frames wait for it.
         self._gate: asyncio.Event | None = None
         self._get_stream = GetStream(self)
@@ -180,6 +183,8 @@ class HttpConnection:
         self._close_requested = asyncio.Event()
         self._run_done = asyncio.Event()
         self._delete_timeout = MIN_DELETE_TIMEOUT
+        # headers() without a token, by (accept, with session, session id, protocol version).
+        self._headers_by_state: dict[tuple[str, bool, str | None, str | None], dict[str, str]] = {}
 
         # Writes from the session thread are queued here and applied by one loop callback per burst.
         self._out: WriteQueue[tuple[bytes, Outgoing] | _SetVersion] = WriteQueue(runtime.loop, self._flush)
@@ -215,17 +220,11 @@ class HttpConnection:
         return self._session_id
 
     def _flush(self) -> None:
-        # A plain loop callback, outside any task: anyio (cancel scopes, start_soon) needs a task to find its
-        # backend when sniffio is installed, so the pump task does the work; this only wakes it.
-        if self._out_ready is not None:
-            self._out_ready.set()
-
-    async def _pump(self) -> None:
-        """Turn queued writes into POSTs, in order, from task context."""
-        assert self._out_ready is not None
-        while True:
-            await self._out_ready.wait()
-            self._out_ready.clear()
+        # A plain loop callback, outside any task. It starts the POSTs itself (plain asyncio tasks, which
+        # need no task context to create, unlike anyio's start_soon and cancel scopes with sniffio
+        # installed): no pump task to wake, one loop pass less per call. Before the connection runs, what
+        # is queued waits for run() to drain it.
+        if self._is_pumping:
             self._drain()
 
     def _drain(self) -> None:
@@ -273,14 +272,17 @@ class HttpConnection:
             try:
                 async with anyio.create_task_group() as task_group:
                     self._task_group = task_group
-                    self._slots = anyio.Semaphore(MAX_IN_FLIGHT)
-                    self._out_ready = asyncio.Event()
-                    self._out_ready.set()  # anything queued before the pump existed goes out now
-                    task_group.start_soon(self._pump)
+                    # asyncio's, not anyio's: anyio's acquire yields to the loop even when a slot is free
+                    # (a cancel-shielded checkpoint), one more loop pass on every call. A cancelled call's
+                    # POST task leaves the queue for a slot as it would anyio's (a CancelledError there).
+                    self._slots = asyncio.Semaphore(MAX_IN_FLIGHT)
+                    self._is_pumping = True
+                    self._drain()  # anything queued before the connection ran goes out now
                     # No network I/O is needed to "open": the first POST (initialize) connects.
                     # connect_timeout, enforced by the supervisor, covers the TCP connect and the handshake.
                     safe_tell(self.session, Opened(self.incarnation, self, self.lane))
                     await self._close_requested.wait()
+                    self._stop_posts()
                     task_group.cancel_scope.cancel()
             except Exception as exc:
                 # A bug in one exchange ends them all (the task group): report the connection as failed so
@@ -290,8 +292,11 @@ class HttpConnection:
             # Down (the task group was cancelled from inside) or closing: either way wait for the close,
             # so that the DELETE below happens once, on the supervisor's terms.
             await self._close_requested.wait()
+            self._stop_posts()
+            await self._posts_ended()
             await self._delete_session()
         finally:
+            self._stop_posts()
             self._task_group = None
             with anyio.CancelScope(shield=True):
                 await client.aclose()
@@ -357,8 +362,22 @@ class HttpConnection:
         safe_tell(self.session, TransportDown(self.incarnation, reason))
         self._is_down = True
         # Stop every exchange now; the client itself is closed when the supervisor closes us.
+        self._stop_posts()
         if self._task_group is not None:
             self._task_group.cancel_scope.cancel()
+
+    def _stop_posts(self) -> None:
+        """Cancel every POST (down or closing): no queued write becomes one any more."""
+        self._is_pumping = False
+        for task in self._posts:
+            task.cancel()
+
+    async def _posts_ended(self) -> None:
+        """Wait (shielded, bounded) until the cancelled POSTs have run their cleanup, as task groups do."""
+        posts = [task for task in self._posts if not task.done()]
+        if posts:
+            with anyio.CancelScope(shield=True):
+                await asyncio.wait(posts, timeout=MAX_DELETE_TIMEOUT)
 
     def _fail_request(self, request: Request, error: TroupeError) -> None:
         if not self._is_closing:
@@ -368,6 +387,22 @@ class HttpConnection:
 
     def headers(
         self, accept: str, *, with_session: bool, token: str | None = None, method: str = "POST"
+    ) -> dict[str, str]:
+        """The headers of one request (a fresh dict: the caller may add to it)."""
+        if token is None or self.auth is None:
+            # Without a token the headers depend only on this key: built (and shown to the redactor) once,
+            # copied per request, instead of merged and scanned again on every call.
+            key = (accept, with_session and not self._is_modern, self._session_id, self._protocol_version)
+            cached = self._headers_by_state.get(key)
+            if cached is None:
+                if len(self._headers_by_state) >= 16:  # session ids change on re-initialisation only
+                    self._headers_by_state.clear()
+                cached = self._headers_by_state[key] = self._build_headers(accept, with_session, None, method)
+            return dict(cached)
+        return self._build_headers(accept, with_session, token, method)
+
+    def _build_headers(
+        self, accept: str, with_session: bool, token: str | None, method: str
     ) -> dict[str, str]:
         headers = dict(self._base_headers)
         headers["Accept"] = accept
@@ -385,8 +420,7 @@ class HttpConnection:
         return headers
 
     def _start_post(self, frame: bytes, outgoing: Outgoing) -> None:
-        task_group = self._task_group
-        if task_group is None or self._is_down or self._is_closing:
+        if self._task_group is None or self._is_down or self._is_closing:
             return
         # What the frame is comes with it: our own frames are never decoded again here.
         message: jsonrpc.Message
@@ -396,12 +430,12 @@ class HttpConnection:
             message = Response(0, {})
         else:
             message = Notification(outgoing.method)
-        scope = anyio.CancelScope()
         gate = self._gate
         own_gate: asyncio.Event | None = None
+        request_id: RequestId | None = None
         match message:
             case Request(id=request_id):
-                self._in_flight[request_id] = scope
+                pass
             case Notification(method=proto.INITIALIZED):
                 own_gate = self._gate = asyncio.Event()
             case Notification(method=proto.CANCELLED):
@@ -418,31 +452,57 @@ class HttpConnection:
                 pass
             case _:
                 assert_never(message)
-        task_group.start_soon(self._post, frame, message, scope, gate, own_gate, outgoing)
+        # A plain asyncio task, not one of the task group's: anyio's start_soon costs several times more,
+        # and only the GET stream needs the group. What the group did for POSTs is done here: they are
+        # cancelled when the connection goes down or closes (_stop_posts), a bug in one reports the
+        # connection down (_post_ended), and a cancelled call's POST is cancelled by its task.
+        task = asyncio.get_running_loop().create_task(
+            self._post(frame, message, gate, own_gate, outgoing), name=f"POST {outgoing.method}"
+        )
+        self._posts.add(task)
+        if request_id is not None:
+            self._in_flight[request_id] = task
+        task.add_done_callback(lambda done: self._post_ended(done, request_id, own_gate))
+
+    def _post_ended(
+        self, task: asyncio.Task[None], request_id: RequestId | None, own_gate: asyncio.Event | None
+    ) -> None:
+        self._posts.discard(task)
+        # A task cancelled before it ran never reached its own cleanup.
+        if request_id is not None and self._in_flight.get(request_id) is task:
+            del self._in_flight[request_id]
+        if own_gate is not None and not own_gate.is_set():
+            own_gate.set()
+            if self._gate is own_gate:
+                self._gate = None
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:
+            # A bug in one exchange: report the connection as failed so that no call waits for an answer
+            # that cannot come, and let the supervisor reconnect (what the task group's failure did).
+            log.error("server %s: the HTTP transport failed", self.server, exc_info=error)
+            self.report_down(f"the HTTP transport failed: {error!r}")
 
     async def _post(
         self,
         frame: bytes,
         message: jsonrpc.Message,
-        scope: anyio.CancelScope,
         gate: asyncio.Event | None,
         own_gate: asyncio.Event | None,
         outgoing: Outgoing,
     ) -> None:
         is_acknowledged = False
         try:
-            with scope:
-                if gate is not None and not gate.is_set():
-                    await gate.wait()
-                if isinstance(message, Request):
-                    assert self._slots is not None
-                    async with self._slots:
-                        await self._exchange(frame, message, outgoing)
-                else:
-                    is_acknowledged = await self._exchange(frame, message, outgoing)
+            if gate is not None and not gate.is_set():
+                await gate.wait()
+            if isinstance(message, Request):
+                assert self._slots is not None
+                async with self._slots:
+                    await self._exchange(frame, message, outgoing)
+            else:
+                is_acknowledged = await self._exchange(frame, message, outgoing)
         finally:
-            if isinstance(message, Request) and self._in_flight.get(message.id) is scope:
-                del self._in_flight[message.id]
             if own_gate is not None:
                 own_gate.set()
                 if self._gate is own_gate:
@@ -467,7 +527,8 @@ class HttpConnection:
         nonce_retries = 0
         while True:
             try:
-                token = await self._token()
+                # No coroutine to await without OAuth: this runs on every call.
+                token = await self.auth.token() if self.auth is not None else None
             except AuthError as exc:
                 self._on_auth_failed(message, request, exc)
                 return False
@@ -554,9 +615,10 @@ class HttpConnection:
         sent_session_id = headers.get(SESSION_HEADER)
         try:
             async with client.stream("POST", self.url, content=frame, headers=headers) as response:
-                challenge = await self._challenge_of(response)
-                if challenge is not None:
-                    return challenge
+                if self.auth is not None and response.status_code in (401, 403):
+                    challenge = await self._challenge_of(response)
+                    if challenge is not None:
+                        return challenge
                 return await self._on_post_answer(
                     response, frame, outgoing, message, request, sent_session_id
                 )

@@ -306,6 +306,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         # Qualified name → why it was rejected, so calling a rejected tool says so instead of "unknown".
         self._rejected_names: dict[str, str] = {}
         self._settle_waiters: list[Future[None]] = []
+        # _is_all_settled's order of the servers, and where its last scan stopped.
+        self._settle_order = tuple(self._servers.values())
+        self._settle_cursor = 0
         self._is_shut_down = False
         # Calls waiting for the approver, by their reply_to: the task asking, and the call. A call cancelled
         # meanwhile leaves this map, so the approver's later yes finds nothing to forward.
@@ -1126,16 +1129,33 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         return replace(status, state=ServerState.CONNECTING, last_error=reason or status.last_error)
 
     def _release_settle_waiters(self) -> None:
-        if not self._settle_waiters:
+        if not self._settle_waiters or not self._is_all_settled():
             return
-        # A server whose catalog is still being judged has not settled: its tool list is not complete yet.
-        if all(
-            record.status.state.is_settled and record.judging is None for record in self._servers.values()
-        ):
-            waiters, self._settle_waiters = self._settle_waiters, []
-            for waiter in waiters:
-                if not waiter.done():
-                    waiter.set_result(None)
+        waiters, self._settle_waiters = self._settle_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def _is_all_settled(self) -> bool:
+        """Whether every server has settled and its catalog is judged (its tool list is complete).
+
+        Asked on every status change while someone waits: a scan of every server each time made a gateway
+        of N servers O(N²). The scan goes on from the server that held it up last time and stops at the
+        first one still unsettled: while that one has not settled (most changes are other servers'), a
+        check is one step, and after it settles the scan moves on over servers that have; only "all
+        settled" is a whole pass, and that answer ends the wait.
+        """
+        records = self._settle_order
+        count = len(records)
+        start = self._settle_cursor
+        for step in range(count):
+            index = (start + step) % count
+            record = records[index]
+            # A server whose catalog is still being judged has not settled: its tool list is not complete.
+            if not record.status.state.is_settled or record.judging is not None:
+                self._settle_cursor = index
+                return False
+        return True
 
     # ---- supervision -------------------------------------------------------------------------------------
 
