@@ -29,7 +29,9 @@ pass included). No process is spawned, so the figure is the client's own cost (a
 
 The modern era (``http.sdkserver.modern``): the SDK's server speaks both eras; ``sdk`` is ``mcp.Client``
 pinned to ``2026-07-28`` and ``troupe`` runs with ``ServerConfig(protocol="2026-07-28")`` when this
-mcp-troupe has that option (else the figure is skipped, with a problem line saying so).
+mcp-troupe has that option (else the figure is skipped, with a problem line saying so). Each is measured
+beside its legacy twin on the same server in the same rounds (``sdk_legacy``: ``mode="legacy"``;
+``troupe_legacy``: ``protocol="2025-11-25"``), so ``ratio_<client>_legacy`` compares neighbours in time.
 """
 
 from __future__ import annotations
@@ -72,6 +74,9 @@ SERVERS = {
     "sdk-http-sse": "http.sdkserver.sse",
 }
 MODERN_PROTOCOL = "2026-07-28"
+LEGACY_PROTOCOL = (
+    "2025-11-25"  # the newest handshake-era revision, what a dual-era server offers legacy clients
+)
 IO_CLIENTS = ("httpx", "h1", "raw")
 
 
@@ -308,17 +313,26 @@ async def measure_modern(figures: Figures, settings: Settings, names: tuple[str,
         with http_server("sdk-http-json") as server:
             async with AsyncExitStack() as stack:
                 clients: list[Any] = []
+                # Each client twice, once per era, on this one server and in the same interleaved rounds:
+                # the modern/legacy ratio then compares neighbours in time, not two servers started apart.
                 if "sdk" in names:
-                    try:
-                        clients.append(await SdkModernClient.connect(stack, [server.url], MODERN_PROTOCOL))
-                    except Exception as exc:
-                        figures.problem(f"{prefix}.sdk skipped: {type(exc).__name__}: {exc}")
+                    for mode, name in ((MODERN_PROTOCOL, "sdk"), ("legacy", "sdk_legacy")):
+                        try:
+                            sdk = await SdkModernClient.connect(stack, [server.url], mode)
+                            sdk.name = name
+                            clients.append(sdk)
+                        except Exception as exc:
+                            figures.problem(f"{prefix}.{name} skipped: {type(exc).__name__}: {exc}")
                 if "troupe" in names and troupe_protocol_option():
-                    try:
-                        troupe = TroupeClient.connect(stack, None, [server.url], protocol=MODERN_PROTOCOL)
-                        clients += [troupe, TroupeAcallClient(troupe)]
-                    except Exception as exc:
-                        figures.problem(f"{prefix}.troupe skipped: {type(exc).__name__}: {exc}")
+                    for version, name in ((MODERN_PROTOCOL, "troupe"), (LEGACY_PROTOCOL, "troupe_legacy")):
+                        try:
+                            troupe = TroupeClient.connect(stack, None, [server.url], protocol=version)
+                            troupe.name = name
+                            clients.append(troupe)
+                            if name == "troupe":
+                                clients.append(TroupeAcallClient(troupe))
+                        except Exception as exc:
+                            figures.problem(f"{prefix}.{name} skipped: {type(exc).__name__}: {exc}")
                 await measure_rounds(
                     clients, figures, prefix, repeat=settings.repeat, calls=settings.http_calls // 3,
                     warmup=min(settings.warmup, 50), inflight=settings.http_inflight,
@@ -329,11 +343,12 @@ async def measure_modern(figures: Figures, settings: Settings, names: tuple[str,
         figures.problem(f"{prefix}: error: {type(detail).__name__}: {detail}")
     # Per call, the modern era against the legacy one on the same server (the issue: at least as fast).
     for client in ("troupe", "sdk"):
-        figures.add_ratio(
-            f"{prefix}.seq.p50.ratio_{client}_legacy",
-            f"{prefix}.seq.p50.{client}",
-            f"http.sdkserver.json.seq.p50.{client}",
-        )
+        for figure in ("seq.p50", "seq.p99", "seq.cpu"):
+            figures.add_ratio(
+                f"{prefix}.{figure}.ratio_{client}_legacy",
+                f"{prefix}.{figure}.{client}",
+                f"{prefix}.{figure}.{client}_legacy",
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
