@@ -115,6 +115,9 @@ MAX_NONCE_RETRIES = 2
 # DELETE on close: bounded by the close's grace period, within these limits.
 MIN_DELETE_TIMEOUT = 0.5
 MAX_DELETE_TIMEOUT = 5.0
+# How long the requests after the handshake wait for the server to answer the GET stream (see _post): a
+# server that answers it at once costs one round trip; one that holds its headers back costs at most this.
+GET_GATE_SECONDS = 0.5
 
 
 class _SetVersion:
@@ -471,10 +474,8 @@ class HttpConnection:
         # A task cancelled before it ran never reached its own cleanup.
         if request_id is not None and self._in_flight.get(request_id) is task:
             del self._in_flight[request_id]
-        if own_gate is not None and not own_gate.is_set():
-            own_gate.set()
-            if self._gate is own_gate:
-                self._gate = None
+        if own_gate is not None and not own_gate.is_set() and (task.cancelled() or self._is_down):
+            self._open_gate(own_gate)  # ended before its finally could (or with the connection): let them go
         if task.cancelled():
             return
         error = task.exception()
@@ -504,15 +505,24 @@ class HttpConnection:
                 is_acknowledged = await self._exchange(frame, message, outgoing)
         finally:
             if own_gate is not None:
-                own_gate.set()
-                if self._gate is own_gate:
-                    self._gate = None
                 if (
                     is_acknowledged
                     and self._task_group is not None
                     and not (self._is_down or self._is_closing)
+                    and self._get_stream.start(self._task_group, lambda: self._open_gate(own_gate))
                 ):
-                    self._get_stream.start(self._task_group)
+                    # The requests after the handshake wait until the server has answered the GET (or for
+                    # GET_GATE_SECONDS): a server sends what it initiates on that stream, and what it sends
+                    # before the stream exists is lost (an elicitation a tool asks for at once, a
+                    # conformance server's resumption check that takes a late GET for a reconnection).
+                    asyncio.get_running_loop().call_later(GET_GATE_SECONDS, self._open_gate, own_gate)
+                else:
+                    self._open_gate(own_gate)
+
+    def _open_gate(self, gate: asyncio.Event) -> None:
+        gate.set()
+        if self._gate is gate:
+            self._gate = None
 
     async def _exchange(self, frame: bytes, message: jsonrpc.Message, outgoing: Outgoing) -> bool:
         """POST one frame and handle the answer; return whether it was accepted (2xx).

@@ -12,6 +12,7 @@ sends and delivers goes through its :class:`ListenHost`, the connection.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Protocol
 
 import anyio
@@ -77,13 +78,26 @@ class GetStream:
         self.is_unsupported = False
         # A refusal (4xx, unlike 405) is the word of one session: a new session tries once more.
         self._is_retried_per_session = False
+        self._on_answered: Callable[[], object] | None = None
 
-    def start(self, task_group: anyio.abc.TaskGroup) -> None:
-        """Open the stream in ``task_group`` unless it is open already or the server offers none."""
+    def start(self, task_group: anyio.abc.TaskGroup, on_answered: Callable[[], object] | None = None) -> bool:
+        """Open the stream in ``task_group`` unless it is open already or the server offers none; return
+        whether it was started.
+
+        ``on_answered`` is called once, on the loop, when the server has answered the first GET (its status
+        line and headers) or that first attempt ended without an answer.
+        """
         if self._scope is not None or self.is_unsupported:
-            return
+            return False
         scope = self._scope = anyio.CancelScope()
+        self._on_answered = on_answered
         task_group.start_soon(self._listen, scope)
+        return True
+
+    def _answered(self) -> None:
+        on_answered, self._on_answered = self._on_answered, None
+        if on_answered is not None:
+            on_answered()
 
     def stop(self) -> None:
         """Close the stream (it is not reopened until :meth:`start`)."""
@@ -102,6 +116,7 @@ class GetStream:
             try:
                 await self._listen_loop()
             finally:
+                self._answered()
                 if self._scope is scope:
                     self._scope = None
 
@@ -120,6 +135,7 @@ class GetStream:
             retry: int | None = None
             try:
                 async with client.stream("GET", host.url, headers=headers) as response:
+                    self._answered()
                     status = response.status_code
                     if status == 405:
                         log.debug("server %s offers no GET stream (405)", host.server)
@@ -171,6 +187,7 @@ class GetStream:
             except FrameTooLarge as exc:
                 host.report_down(f"a message on the GET stream exceeded max_frame_bytes ({exc.limit} bytes)")
                 return
+            self._answered()  # a first attempt that ended without an answer (a no-op once answered)
             # spec: 2025-11-25 transports — the client MUST wait `retry` before reconnecting. A stream that
             # brought nothing backs off as well (never less than `retry`), so a server that accepts the GET
             # and closes it at once is not hammered.
