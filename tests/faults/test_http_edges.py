@@ -250,7 +250,8 @@ class FakeMcp:
     issue_sessions: bool = True
     tools: dict[str, ToolScript | None] = field(default_factory=lambda: {"echo": None})
     expired: set[str] = field(default_factory=set)
-    get_mode: str = "405"  # "405", "stream" (pushes from `pushes`), "once" (one event with an id, then ends)
+    # "405", "stream" (pushes from `pushes`), "once" (one event with an id, then ends), "silent" (no answer)
+    get_mode: str = "405"
     replay: dict[str, list[bytes]] = field(default_factory=dict)  # Last-Event-ID → events to resend
     pushes: asyncio.Queue[bytes] | None = None
     sessions: Iterator[int] = field(default_factory=lambda: itertools.count(1))
@@ -338,6 +339,9 @@ class FakeMcp:
             await exchange.start_stream()
             await exchange.send(b"id: g-1\nretry: 30\n: nothing more\n\n")
             await exchange.end()
+        elif self.get_mode == "silent":
+            await exchange.reader.read(1)  # never answers, not even the status line, until the client goes
+            exchange.drop()
         else:
             await exchange.reply(405)
 
@@ -842,6 +846,31 @@ def test_list_changed_on_the_get_stream_refreshes_the_tools() -> None:
             for _event in troupe.events(timeout=0.2):
                 break
         assert troupe.call("mcp__edge__fresh", {}).text == "fresh: {}"
+
+
+@pytest.mark.timeout(30)
+def test_the_first_request_after_the_handshake_waits_until_the_get_stream_is_answered() -> None:
+    # What a server initiates at once (an elicitation inside the first call) goes on the GET stream, and is
+    # lost if the stream is not there yet: the server sees the GET answered before any request after
+    # notifications/initialized.
+    fake = FakeMcp(get_mode="stream")
+    with scripted(fake) as server, http_troupe(server.url) as troupe:
+        ready(troupe)
+        assert troupe.call("mcp__edge__echo", {}).text == "echo: {}"
+    order = [seen.method if seen.method != "POST" else seen.rpc_method for seen in server.seen]
+    assert order.index("GET") < order.index("tools/list"), order
+    assert order.index("notifications/initialized") < order.index("GET"), order
+
+
+@pytest.mark.timeout(30)
+def test_a_get_stream_that_never_answers_holds_the_requests_back_half_a_second_at_most() -> None:
+    fake = FakeMcp(get_mode="silent")
+    with scripted(fake) as server, http_troupe(server.url) as troupe:
+        ready(troupe)
+        assert troupe.call("mcp__edge__echo", {}).text == "echo: {}"
+        get = server.requests("GET")[0]
+        listed = next(seen for seen in server.seen if seen.rpc_method == "tools/list")
+    assert 0.4 <= listed.at - get.at < 3.0, listed.at - get.at
 
 
 @pytest.mark.timeout(30)
