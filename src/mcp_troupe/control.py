@@ -50,6 +50,8 @@ __all__ = [
 log = logging.getLogger("mcp_troupe.control")
 
 MAX_REQUEST_BYTES = 64 * 1024
+# sockaddr_un.sun_path on Linux: a socket path (with its NUL) must fit in 108 bytes.
+SUN_PATH_MAX = 108
 OPERATIONS = ("status", "restart", "stop", "start", "call")
 
 
@@ -163,13 +165,29 @@ class ControlServer:
         async def start() -> None:
             try:
                 # umask makes the socket 0600 from the moment it exists (a later chmod would leave a window).
+                # It is bound and listening under a private name first, then renamed into place: whoever
+                # sees the path (troupe ctl, a script waiting for it) can connect at once, never meeting a
+                # socket that is bound but not yet listening ("Connection refused").
+                staging = self.path.with_name(f".{os.getpid()}.{self.path.name}")
+                if len(os.fsencode(staging)) >= SUN_PATH_MAX:
+                    staging = self.path  # no room for the private name: bind in place, as before
+                with contextlib.suppress(FileNotFoundError):
+                    staging.unlink()
                 old_umask = os.umask(0o177)
                 try:
                     self._server = await asyncio.start_unix_server(
-                        self._handle, path=str(self.path), limit=MAX_REQUEST_BYTES
+                        self._handle, path=str(staging), limit=MAX_REQUEST_BYTES
                     )
                 finally:
                     os.umask(old_umask)
+                try:
+                    if staging != self.path:
+                        os.rename(staging, self.path)
+                except OSError:
+                    self._server.close()
+                    with contextlib.suppress(FileNotFoundError):
+                        staging.unlink()
+                    raise
             except OSError as exc:
                 ready.set_exception(exc)
                 return
