@@ -28,20 +28,18 @@ from __future__ import annotations
 import difflib
 import functools
 import logging
-import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
 import pykka
 
 from mcp_troupe._futures import fail as _fail
-from mcp_troupe.actors.backoff import RestartIntensity
 from mcp_troupe.actors.judging import SLICE_SECONDS, CatalogJudging, JudgeMore
-from mcp_troupe.actors.lane import CallLane, FastRoute, RouteBoard
+from mcp_troupe.actors.lane import FastRoute, RouteBoard
 from mcp_troupe.actors.loop import Runtime, TaskHandle, safe_tell
 from mcp_troupe.actors.registry_messages import (
     CallTool,
@@ -59,7 +57,15 @@ from mcp_troupe.actors.registry_messages import (
     render_reply,
     split_call_reply,
 )
-from mcp_troupe.actors.session import CallRequest, CancelCall, ListAll
+from mcp_troupe.actors.registry_records import SUPERVISOR_RESTARTS as SUPERVISOR_RESTARTS
+from mcp_troupe.actors.registry_records import Route as _Route
+from mcp_troupe.actors.registry_records import ServerPart as _ServerPart
+from mcp_troupe.actors.registry_records import ServerRecord as _Server
+from mcp_troupe.actors.registry_records import SessionPort as _SessionPort
+from mcp_troupe.actors.registry_records import complete_when_all as _complete_when_all
+from mcp_troupe.actors.registry_records import not_ready as _not_ready
+from mcp_troupe.actors.registry_records import same_listing as _same_listing
+from mcp_troupe.actors.session import CallRequest, CancelCall
 from mcp_troupe.actors.supervision import ChildFailed, Parent, Supervised
 from mcp_troupe.actors.supervisor import (
     RestartServer,
@@ -100,7 +106,7 @@ from mcp_troupe.errors import (
     UnknownTool,
 )
 from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
-from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, apply_review, evaluate_tool
+from mcp_troupe.policy.catalog import ToolVerdict, apply_review, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.gate import decide
 from mcp_troupe.policy.names import NameTable, NameVerdict, qualify
@@ -132,10 +138,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("mcp_troupe.registry")
-_COUNTER_LOCK = threading.Lock()
-
-SUPERVISOR_RESTARTS = 3
-"""A server whose supervisor crashes more often than this within 60 s is ``failed`` (restart intensity)."""
 RESULTS_MAX_ENTRIES = 64
 """Cut tool outputs kept for ``mcp_resources`` (the oldest go first)."""
 RESULTS_MAX_CHARS = 32 * 1024 * 1024
@@ -192,61 +194,6 @@ RegistryMessage = (
     | JudgeMore
     | _IndexNow
 )
-
-
-@dataclass(slots=True)
-class _ServerPart:
-    """One server's tools after policy, before naming: what the table needs to re-judge its names alone."""
-
-    policy_rejected: dict[str, str]
-    # Tool name → (first definition, its verdict), in listing order; and the names policy accepted, in
-    # listing order with repeats (a repeat is a naming rejection), which go to the NameTable.
-    definitions: dict[str, tuple[ToolDefinition, ToolVerdict]] = field(default_factory=dict)
-    accepted: list[str] = field(default_factory=list)
-    # Tool name → why it is withheld until an operator reviews it (it is in policy_rejected too).
-    withheld: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class _Server:
-    """Everything the registry knows of one configured server; this actor alone reads and writes it."""
-
-    config: ServerConfig
-    status: ServerStatus
-    supervisor: pykka.ActorRef[Any] | None = None
-    # The newest incarnation that came up, and its session and lane while it is up (calls route there).
-    incarnation: int = 0
-    session: pykka.ActorRef[Any] | None = None
-    session_incarnation: int = 0
-    lane: CallLane | None = None
-    # The catalog as it arrived; the catalog the verdicts were computed for, and each tool's verdict by name;
-    # the injection checks of its definitions (reused across listings).
-    catalog: ServerCatalog | None = None
-    verdicts_for: ServerCatalog | None = None
-    verdicts: dict[str, ToolVerdict] = field(default_factory=dict)
-    content_checks: dict[tuple[str, str | None], ContentChecks] = field(default_factory=dict)
-    # The policy pass over a catalog too big to judge in one slice, while it lasts (actors/judging.py).
-    judging: CatalogJudging | None = None
-    # Its tools after policy (None: no catalog), and the tools naming rejected, with why.
-    part: _ServerPart | None = None
-    name_rejected: dict[str, str] = field(default_factory=dict)
-    # The built-in capabilities ("resources", "prompts") of its last handshake. Kept while the server
-    # reconnects, so the built-in tools stay listed (not ready) instead of coming and going.
-    offers: frozenset[str] | None = None
-    # Crashes of its supervisor (each answered with a new one), limited like OTP's restart intensity.
-    restarts: RestartIntensity = field(default_factory=lambda: RestartIntensity(SUPERVISOR_RESTARTS, 60.0))
-
-    @property
-    def is_ready(self) -> bool:
-        """Whether calls can be routed to it now: it is up, and its connection has not ended meanwhile."""
-        return self.session is not None and (self.lane is None or not self.lane.is_closed)
-
-
-@dataclass(slots=True)
-class _Route:
-    server: str
-    original_name: str
-    fingerprint: str = ""
 
 
 class RegistryActor(Supervised, pykka.ThreadingActor):
@@ -1269,51 +1216,3 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         for waiter in self._settle_waiters:
             _fail(waiter, TroupeClosed("the troupe was stopped"))
         self._settle_waiters = []
-
-
-@dataclass(frozen=True, slots=True)
-class _SessionPort:
-    """A session as the built-in tools reach it (:class:`~mcp_troupe.builtin_tools.SessionPort`)."""
-
-    session: pykka.ActorRef[Any]
-
-    def list_all(self, method: str, reply_to: Future[Any], is_continuation: bool = False) -> bool:
-        return safe_tell(self.session, ListAll(method, reply_to, is_continuation))
-
-    def request(
-        self, method: str, params: Mapping[str, Any], reply_to: Future[Any], timeout: float | None
-    ) -> bool:
-        return safe_tell(self.session, CallRequest(method, params, reply_to, timeout))
-
-
-def _not_ready(record: _Server) -> ServerNotReady:
-    status = record.status
-    return ServerNotReady(status.name, str(status.state), status.last_error)
-
-
-def _is_same(a: object, b: object) -> bool:
-    return a is b
-
-
-def _same_listing(previous: ServerCatalog, new: ServerCatalog) -> bool:
-    """Whether ``new`` lists what ``previous`` did (the session passes unchanged definitions on as the same
-    objects, so this is an identity check per tool in the common case, done in C)."""
-    return previous.tools == new.tools and previous.rejected == new.rejected
-
-
-def _complete_when_all(futures: list[Future[None]], reply_to: Future[None]) -> None:
-    if not futures:
-        reply_to.set_result(None)
-        return
-    remaining = [len(futures)]
-
-    def on_done(_future: Future[None]) -> None:
-        # Callbacks run on whichever thread completes each future, so the count needs a lock.
-        with _COUNTER_LOCK:
-            remaining[0] -= 1
-            is_last = remaining[0] == 0
-        if is_last and not reply_to.done():
-            reply_to.set_result(None)
-
-    for future in futures:
-        future.add_done_callback(on_done)
