@@ -26,11 +26,10 @@ needs approval, and any call to an HTTP server always come here.
 from __future__ import annotations
 
 import difflib
-import functools
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
@@ -65,6 +64,7 @@ from mcp_troupe.actors.registry_records import SessionPort as _SessionPort
 from mcp_troupe.actors.registry_records import complete_when_all as _complete_when_all
 from mcp_troupe.actors.registry_records import not_ready as _not_ready
 from mcp_troupe.actors.registry_records import same_listing as _same_listing
+from mcp_troupe.actors.registry_search import ToolSearch
 from mcp_troupe.actors.session import CallRequest, CancelCall
 from mcp_troupe.actors.supervision import ChildFailed, Parent, Supervised
 from mcp_troupe.actors.supervisor import (
@@ -86,9 +86,6 @@ from mcp_troupe.builtin_tools import (
     SEARCH_TOOL,
     BuiltinCall,
     ServerView,
-    check_search_arguments,
-    error_result,
-    search_result,
     serve,
 )
 from mcp_troupe.config import ServerConfig, TroupeConfig
@@ -114,9 +111,6 @@ from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.review import ReviewStore, review_fingerprint
-from mcp_troupe.search import ToolIndex, document_from_definition
-from mcp_troupe.search.background import run_in_thread
-from mcp_troupe.search.embedding import load_embedder
 from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolSpec
 
 __all__ = [
@@ -263,13 +257,14 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         # troupe://results/<id> → the whole text of a cut tool output, oldest first.
         self._results: OrderedDict[str, str] = OrderedDict()
         self._results_chars = 0
-        # The tool-search index over the table, brought up to date one server at a time: only when a search
-        # needs it, or soon after a change while tool search is active (_IndexNow). Indexing 10,000 tools
-        # takes about a second, which must not delay readiness (or anything, for a troupe that never
-        # searches).
-        self._index = self._new_index()
-        self._unindexed: dict[str, None] = {}
-        self._is_index_due = False
+        # The tool-search index over the table (actors/registry_search.py), brought up to date lazily.
+        self._tool_search = ToolSearch(
+            config,
+            table=lambda: self._table,
+            entries_of=self._entries_of,
+            is_ready=self._is_server_ready,
+            schedule=lambda: self.actor_ref.tell(_IndexNow()),
+        )
 
     def on_start(self) -> None:
         for name, record in self._servers.items():
@@ -326,7 +321,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 if session is not None:
                     safe_tell(session, CancelCall(msg.reply_to, msg.reason))
             case SearchTools():
-                msg.reply_to.set_result(self._search(msg.query, msg.limit))
+                msg.reply_to.set_result(self._tool_search.search(msg.query, msg.limit))
             case ListTools():
                 msg.reply_to.set_result(self._list_tools(msg.ready_only))
             case GetStatus():
@@ -365,8 +360,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             case JudgeMore():
                 self._judge_more(msg)
             case _IndexNow():
-                self._is_index_due = False
-                self._index_now()
+                self._tool_search.on_index_now()
             case _:
                 assert_never(msg)
 
@@ -374,7 +368,10 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
 
     def _on_call(self, msg: CallTool) -> None:
         if msg.name == SEARCH_TOOL:
-            self._on_search_call(msg)
+            if self._is_shut_down:
+                _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
+                return
+            self._tool_search.on_call(msg)
             return
         if msg.name in BUILTIN_NAMES:
             self._on_builtin_call(msg)
@@ -785,96 +782,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         for qualified in touched:
             for verdict in self._names.verdicts_of(qualified):
                 affected[verdict.server] = None
-        self._reindex(affected)
+        self._tool_search.reindex(affected)
         self.board.routes = {}
-
-    # ---- tool search -----------------------------------------------------------------------------------
-
-    def _on_search_call(self, msg: CallTool) -> None:
-        if self._is_shut_down:
-            _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
-            return
-        decision = decide(
-            tool_name=SEARCH_TOOL,
-            capabilities=SEARCH_SPEC.capabilities,
-            risk=SEARCH_SPEC.risk,
-            profile=self.config.profile,
-            allow=self.config.allow,
-            mode=self.config.approval_mode,
-            approved_before=True,
-        )
-        if not decision.allowed:
-            _fail(msg.reply_to, ToolDenied(SEARCH_TOOL, decision.reason))
-            return
-        checked = check_search_arguments(msg.arguments)
-        if isinstance(checked, str):
-            msg.reply_to.set_result(error_result(checked))
-            return
-        query, limit = checked
-        msg.reply_to.set_result(search_result(self._search(query, limit)))
-
-    def _search(self, query: str, limit: int) -> list[ToolSpec]:
-        """The tools that best fit ``query`` among those callable now: connected, not quarantined, and
-        allowed by the gate (withheld tools are never in the table, so never offered)."""
-
-        def is_callable(key: str) -> bool:
-            spec = self._table.get(key)
-            record = self._servers.get(spec.server) if spec is not None else None
-            if spec is None or record is None or spec.is_quarantined or not record.is_ready:
-                return False
-            return decide(
-                tool_name=spec.name,
-                capabilities=spec.capabilities,
-                risk=spec.risk,
-                profile=self.config.profile,
-                allow=self.config.allow,
-                mode=self.config.approval_mode,
-                approved_before=True,
-            ).allowed
-
-        self._index_now()
-        return [self._table[key] for key, _score in self._index.search(query, limit, allowed=is_callable)]
-
-    def _new_index(self) -> ToolIndex:
-        """An empty search index: hybrid when the embedding model is installed or asked for (lazily)."""
-        mode = self.config.tool_search.embeddings
-        if mode == "off":
-            return ToolIndex()
-        # The model loads, and big catalogs are embedded, off this thread: searches stay lexical until then.
-        return ToolIndex(load_embedder=functools.partial(load_embedder, mode), background=run_in_thread)
-
-    def _search_is_active(self) -> bool:
-        """Whether ``tools()`` lists the search tool instead of every tool (``tools.mcp.tool_search``)."""
-        settings = self.config.tool_search
-        if settings.mode == "auto":
-            return len(self._table) > settings.threshold
-        return settings.mode == "on"
-
-    def _reindex(self, servers: Iterable[str]) -> None:
-        """The table entries of ``servers`` changed: their index entries are out of date."""
-        for server in servers:
-            self._unindexed[server] = None
-        if self._unindexed and not self._is_index_due and self._search_is_active():
-            self._is_index_due = True
-            self.actor_ref.tell(_IndexNow())
-
-    def _index_now(self) -> None:
-        """Give the search index the current table entries of each server whose entries changed."""
-        unindexed, self._unindexed = self._unindexed, {}
-        for server in unindexed:
-            documents = []
-            for tool_name, qualified in self._names.names_of(server).items():
-                spec = self._table.get(qualified)
-                if spec is None or spec.server != server or spec.original_name != tool_name:
-                    continue
-                documents.append(
-                    document_from_definition(
-                        spec.name, server, tool_name, spec.description, spec.input_schema, spec.title or ""
-                    )
-                )
-            self._index.replace_server(server, documents)
-        if unindexed and self._search_is_active():
-            self._index.warm_up()  # the model (and new vectors) get ready elsewhere before they are asked for
 
     def _limits(self, record: _Server) -> CatalogLimits:
         limits = record.config.limits
@@ -938,7 +847,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 if verdict.server != server:
                     others[verdict.server] = None
         others[server] = None
-        self._reindex(others)
+        self._tool_search.reindex(others)
         self.board.routes = {}
 
     def _reviewed(self, server: str, tool: ToolDefinition, verdict: ToolVerdict) -> ToolVerdict:
@@ -1000,9 +909,24 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             return {}
         return {**record.part.policy_rejected, **record.name_rejected}
 
+    def _entries_of(self, server: str) -> list[ToolSpec]:
+        """``server``'s current table entries, in listing order (what tool search indexes of it)."""
+        entries = []
+        for tool_name, qualified in self._names.names_of(server).items():
+            spec = self._table.get(qualified)
+            if spec is None or spec.server != server or spec.original_name != tool_name:
+                continue
+            entries.append(spec)
+        return entries
+
+    def _is_server_ready(self, server: str) -> bool:
+        """Whether calls can reach ``server`` now (a name not configured never can)."""
+        record = self._servers.get(server)
+        return record is not None and record.is_ready
+
     def _list_tools(self, ready_only: bool) -> list[ToolSpec]:
         result = []
-        is_searching = self._search_is_active()
+        is_searching = self._tool_search.is_active()
         for server, record in self._servers.items():  # configuration order, tools in listing order
             if record.part is None:
                 continue
@@ -1197,8 +1121,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             record.session = record.lane = record.catalog = record.part = record.offers = None
             record.name_rejected = {}
             record.judging = None
-        self._index = self._new_index()
-        self._unindexed = {}
+        self._tool_search.reset()
         self._results.clear()
         self._results_chars = 0
         futures = []
