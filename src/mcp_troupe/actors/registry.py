@@ -39,7 +39,10 @@ import pykka
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.judging import SLICE_SECONDS, CatalogJudging, JudgeMore
 from mcp_troupe.actors.lane import FastRoute, RouteBoard
-from mcp_troupe.actors.loop import Runtime, TaskHandle, safe_tell
+from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.registry_gate import ApprovalAbandoned as _ApprovalAbandoned
+from mcp_troupe.actors.registry_gate import ApprovalDecided as _ApprovalDecided
+from mcp_troupe.actors.registry_gate import ApprovalGate
 from mcp_troupe.actors.registry_messages import (
     CallTool,
     CancelToolCall,
@@ -77,7 +80,7 @@ from mcp_troupe.actors.supervisor import (
     StatusChanged,
     StopServer,
 )
-from mcp_troupe.approval import ApprovalRequest, Approver, ask
+from mcp_troupe.approval import Approver
 from mcp_troupe.builtin_tools import (
     BUILTIN_NAMES,
     BUILTIN_SERVER,
@@ -90,7 +93,6 @@ from mcp_troupe.builtin_tools import (
 )
 from mcp_troupe.config import ServerConfig, TroupeConfig
 from mcp_troupe.errors import (
-    ApprovalRequired,
     CallCancelled,
     ConnectionLost,
     ReviewStoreError,
@@ -111,7 +113,7 @@ from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.review import ReviewStore, review_fingerprint
-from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolSpec
+from mcp_troupe.types import ServerState, ServerStatus, ToolSpec
 
 __all__ = [
     "CallTool",
@@ -141,24 +143,6 @@ CATALOG_REJECTED = "*"
 # The capabilities a server's handshake may offer that the built-in tools reach.
 # completions: action=complete of both built-ins needs it (issue 14).
 _BUILTIN_CAPABILITIES = frozenset(tool.capability for tool in BUILTIN_TOOLS.values()) | {"completions"}
-
-
-@dataclass(frozen=True, slots=True)
-class _ApprovalDecided:
-    """The approver answered for ``call`` (loop task → registry)."""
-
-    call: CallTool
-    fingerprint: str
-    is_approved: bool
-    why: str
-    remember: bool
-
-
-@dataclass(frozen=True, slots=True)
-class _ApprovalAbandoned:
-    """The caller cancelled the future of a call waiting for approval (an ``acall`` task was cancelled)."""
-
-    reply_to: Future[Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +199,6 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         super().__init__()
         self.parent = parent
         self._clock = clock
-        self.approver = approver
         # The operator's decisions on withheld tools, by fingerprint (troupe review); troupe review writes it.
         self._review = review_store if review_store is not None else ReviewStore()
         # Routes the facade may take without asking us (see the module docstring); only we write it.
@@ -251,9 +234,16 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self._settle_order = tuple(self._servers.values())
         self._settle_cursor = 0
         self._is_shut_down = False
-        # Calls waiting for the approver, by their reply_to: the task asking, and the call. A call cancelled
-        # meanwhile leaves this map, so the approver's later yes finds nothing to forward.
-        self._awaiting_approval: dict[Future[Any], tuple[TaskHandle, CallTool]] = {}
+        # The capability gate, and the calls waiting for the approver (actors/registry_gate.py).
+        self._gate = ApprovalGate(
+            config,
+            approver=approver,
+            approvals=self._approvals,
+            runtime=runtime,
+            registry=self.actor_ref,
+            spec_of=lambda name: self._table[name],
+            route_of=lambda name: self._routes.get(name),
+        )
         # troupe://results/<id> → the whole text of a cut tool output, oldest first.
         self._results: OrderedDict[str, str] = OrderedDict()
         self._results_chars = 0
@@ -265,6 +255,11 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             is_ready=self._is_server_ready,
             schedule=lambda: self.actor_ref.tell(_IndexNow()),
         )
+
+    @property
+    def approver(self) -> Approver | None:
+        """The approver asked about calls that need approval (held by the gate)."""
+        return self._gate.approver
 
     def on_start(self) -> None:
         for name, record in self._servers.items():
@@ -309,8 +304,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             case CallTool():
                 self._on_call(msg)
             case CancelToolCall():
-                if msg.reply_to in self._awaiting_approval:
-                    self._cancel_approval(msg.reply_to, msg.reason)
+                if self._gate.is_waiting(msg.reply_to):
+                    self._gate.cancel(msg.reply_to, msg.reason)
                     return
                 if msg.name in BUILTIN_NAMES:
                     # Failing the future cancels the built-in's task, which cancels its request in flight.
@@ -350,8 +345,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             case _ApprovalDecided():
                 self._on_approval_decided(msg)
             case _ApprovalAbandoned():
-                if msg.reply_to in self._awaiting_approval:
-                    self._cancel_approval(msg.reply_to, "the caller cancelled the call")
+                if self._gate.is_waiting(msg.reply_to):
+                    self._gate.cancel(msg.reply_to, "the caller cancelled the call")
             case StoreResult():
                 if not self._is_shut_down:
                     self._store_result(msg.uri, msg.text)
@@ -384,7 +379,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         if record.session is None:
             _fail(msg.reply_to, _not_ready(record))
             return
-        if self._is_allowed(msg, route):
+        if self._gate.is_allowed(msg, route):
             if record.lane is not None:
                 # Cleared with nothing to ask or record: the same verdict holds until the board is emptied.
                 self.board.routes[msg.name] = FastRoute(
@@ -404,116 +399,12 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         if not safe_tell(session, request):
             _fail(msg.reply_to, ConnectionLost(route.server, "the session ended"))
 
-    # ---- the gate and approval -------------------------------------------------------------------------
-
-    def _is_allowed(self, msg: CallTool, route: _Route) -> bool:
-        """Apply the capability gate and the approval mode; False when the call was refused or is waiting."""
-        spec = self._table[msg.name]
-        status = self._approvals.status(route.server, route.original_name, route.fingerprint)
-        decision = decide(
-            tool_name=spec.name,
-            capabilities=spec.capabilities,
-            risk=spec.risk,
-            profile=self.config.profile,
-            allow=self.config.allow,
-            mode=self.config.approval_mode,
-            approved_before=status == "approved",
-        )
-        if not decision.allowed:
-            _fail(msg.reply_to, ToolDenied(spec.name, decision.reason))
-            return False
-        if not decision.needs_approval:
-            if self.config.approval_mode == "auto" and spec.risk > Risk.READ_ONLY and status != "approved":
-                # Pinned even when no human looked: a later change of definition is still logged as one.
-                self._approvals.approve(route.server, route.original_name, route.fingerprint)
-            return True
-        is_changed = status == "changed"
-        reason = decision.reason
-        if is_changed:
-            reason = "its definition CHANGED since it was approved (a possible rug pull); " + reason
-        if self.approver is None:
-            _fail(
-                msg.reply_to,
-                ApprovalRequired(
-                    spec.name,
-                    f"{reason}, and no approver is installed: pass approver= to Troupe (troupe call: answer"
-                    " the prompt or use --yes; for troupe ctl call, start the manager with troupe run"
-                    " --yes), or set permissions.approval.mode",
-                ),
-            )
-            return False
-        request = ApprovalRequest(
-            tool=spec.name,
-            server=route.server,
-            original_name=route.original_name,
-            description=spec.description,
-            arguments=dict(msg.arguments or {}),
-            risk=spec.risk,
-            declared=dict(spec.annotations),
-            trust_level=self.config.servers[route.server].trust_level,
-            reason=reason,
-            is_changed=is_changed,
-        )
-        self_ref = self.actor_ref
-        try:
-            handle = self.runtime.loop.spawn(
-                self._ask_approver,
-                request,
-                msg,
-                route.fingerprint,
-                decision.remember,
-                name=f"approve {spec.name}",
-                # ask() never raises; should the task still fail, the call is refused, not left waiting.
-                on_error=lambda error: safe_tell(
-                    self_ref,
-                    _ApprovalDecided(
-                        msg, route.fingerprint, False, f"asking for approval failed: {error!r}", False
-                    ),
-                ),
-            )
-        except TroupeClosed as exc:
-            _fail(msg.reply_to, exc)
-            return False
-        self._awaiting_approval[msg.reply_to] = (handle, msg)
-
-        def on_done(future: Future[Any]) -> None:
-            # An acall whose task is cancelled cancels its future; nobody tells us otherwise. A future we
-            # completed ourselves (a refusal, the call's result) needs no message.
-            if future.cancelled():
-                safe_tell(self_ref, _ApprovalAbandoned(future))
-
-        msg.reply_to.add_done_callback(on_done)
-        return False
-
-    def _cancel_approval(self, reply_to: Future[Any], reason: str) -> None:
-        """Cancel a call that is waiting for approval: it never runs, whatever the approver says later."""
-        handle, call = self._awaiting_approval.pop(reply_to)
-        handle.cancel()
-        route = self._routes.get(call.name)
-        log.info("call to %s cancelled while waiting for approval (%s)", call.name, reason)
-        _fail(reply_to, CallCancelled(route.server if route is not None else "?", None, call.name))
-
-    async def _ask_approver(
-        self, request: ApprovalRequest, call: CallTool, fingerprint: str, remember: bool
-    ) -> None:
-        assert self.approver is not None
-        is_approved, why = await ask(self.approver, request)
-        safe_tell(self.actor_ref, _ApprovalDecided(call, fingerprint, is_approved, why, remember))
+    # ---- approval (the gate: actors/registry_gate.py) -----------------------------------------------------
 
     def _on_approval_decided(self, msg: _ApprovalDecided) -> None:
         call = msg.call
-        if self._awaiting_approval.pop(call.reply_to, None) is None or call.reply_to.done():
-            return  # the caller cancelled or gave up while the human was thinking: the call never runs
-        if not msg.is_approved:
-            _fail(call.reply_to, ToolDenied(call.name, msg.why))
-            return
-        route = self._routes.get(call.name)
-        if route is None or route.fingerprint != msg.fingerprint:
-            # Approved what the human saw, not what the tool is now: never forward across a change.
-            _fail(
-                call.reply_to,
-                ToolDenied(call.name, "the tool changed while approval was pending; call it again"),
-            )
+        route = self._gate.decided(msg)
+        if route is None:
             return
         if msg.remember:
             self._approvals.approve(route.server, route.original_name, route.fingerprint)
@@ -1072,10 +963,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         """A bug in the registry: no route may outlive it, no waiter may hang, no server is left running."""
         self.board.routes = {}
         broken = self.crash_error(error)
-        awaiting, self._awaiting_approval = self._awaiting_approval, {}
-        for handle, call in awaiting.values():
-            handle.cancel()
-            _fail(call.reply_to, broken)
+        self._gate.fail_waiting(lambda: broken)
         waiters, self._settle_waiters = self._settle_waiters, []
         for waiter in waiters:
             _fail(waiter, broken)
@@ -1132,10 +1020,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             if safe_tell(record.supervisor, StopServer(done)):
                 futures.append(done)
         _complete_when_all(futures, reply_to)
-        awaiting, self._awaiting_approval = self._awaiting_approval, {}
-        for handle, call in awaiting.values():
-            handle.cancel()
-            _fail(call.reply_to, TroupeClosed("the troupe was stopped while the call waited for approval"))
+        self._gate.fail_waiting(
+            lambda: TroupeClosed("the troupe was stopped while the call waited for approval")
+        )
         for waiter in self._settle_waiters:
             _fail(waiter, TroupeClosed("the troupe was stopped"))
         self._settle_waiters = []
