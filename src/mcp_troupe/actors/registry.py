@@ -21,6 +21,12 @@ reads, and later calls of it skip this actor and the session (two thread hand-of
 board is emptied whenever the verdict or the route could change: every rebuild of the table (a new catalog,
 a lifted quarantine), a server going down, an operator command, the shutdown. A first call, a call that
 needs approval, and any call to an HTTP server always come here.
+
+The parts. This actor keeps the dispatch and owns the table; helpers it composes run on its thread only:
+the gate and approval flow (:mod:`~mcp_troupe.actors.registry_gate`), tool search
+(:mod:`~mcp_troupe.actors.registry_search`), the built-in tools and the result store
+(:mod:`~mcp_troupe.actors.registry_builtins`); the per-server records are in
+:mod:`~mcp_troupe.actors.registry_records`, the messages in :mod:`~mcp_troupe.actors.registry_messages`.
 """
 
 from __future__ import annotations
@@ -28,7 +34,6 @@ from __future__ import annotations
 import difflib
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
@@ -40,6 +45,9 @@ from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.judging import SLICE_SECONDS, CatalogJudging, JudgeMore
 from mcp_troupe.actors.lane import FastRoute, RouteBoard
 from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.registry_builtins import RESULTS_MAX_CHARS as RESULTS_MAX_CHARS
+from mcp_troupe.actors.registry_builtins import RESULTS_MAX_ENTRIES as RESULTS_MAX_ENTRIES
+from mcp_troupe.actors.registry_builtins import BuiltinTools
 from mcp_troupe.actors.registry_gate import ApprovalAbandoned as _ApprovalAbandoned
 from mcp_troupe.actors.registry_gate import ApprovalDecided as _ApprovalDecided
 from mcp_troupe.actors.registry_gate import ApprovalGate
@@ -63,7 +71,6 @@ from mcp_troupe.actors.registry_records import SUPERVISOR_RESTARTS as SUPERVISOR
 from mcp_troupe.actors.registry_records import Route as _Route
 from mcp_troupe.actors.registry_records import ServerPart as _ServerPart
 from mcp_troupe.actors.registry_records import ServerRecord as _Server
-from mcp_troupe.actors.registry_records import SessionPort as _SessionPort
 from mcp_troupe.actors.registry_records import complete_when_all as _complete_when_all
 from mcp_troupe.actors.registry_records import not_ready as _not_ready
 from mcp_troupe.actors.registry_records import same_listing as _same_listing
@@ -87,9 +94,6 @@ from mcp_troupe.builtin_tools import (
     BUILTIN_TOOLS,
     SEARCH_SPEC,
     SEARCH_TOOL,
-    BuiltinCall,
-    ServerView,
-    serve,
 )
 from mcp_troupe.config import ServerConfig, TroupeConfig
 from mcp_troupe.errors import (
@@ -97,7 +101,6 @@ from mcp_troupe.errors import (
     ConnectionLost,
     ReviewStoreError,
     ServerNotReady,
-    ToolDenied,
     TroupeBroken,
     TroupeClosed,
     TroupeError,
@@ -107,10 +110,8 @@ from mcp_troupe.errors import (
 from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
 from mcp_troupe.policy.catalog import ToolVerdict, apply_review, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
-from mcp_troupe.policy.gate import decide
 from mcp_troupe.policy.names import NameTable, NameVerdict, qualify
 from mcp_troupe.protocol import mcp as proto
-from mcp_troupe.protocol.content import RESULTS_URI_PREFIX
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.review import ReviewStore, review_fingerprint
 from mcp_troupe.types import ServerState, ServerStatus, ToolSpec
@@ -134,10 +135,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("mcp_troupe.registry")
-RESULTS_MAX_ENTRIES = 64
-"""Cut tool outputs kept for ``mcp_resources`` (the oldest go first)."""
-RESULTS_MAX_CHARS = 32 * 1024 * 1024
-"""Characters kept in all, across the stored outputs; one larger output is itself cut to this."""
 CATALOG_REJECTED = "*"
 """The key in ``ServerStatus.rejected`` that says the whole catalog was rejected (e.g. too many tools)."""
 # The capabilities a server's handshake may offer that the built-in tools reach.
@@ -244,9 +241,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             spec_of=lambda name: self._table[name],
             route_of=lambda name: self._routes.get(name),
         )
-        # troupe://results/<id> → the whole text of a cut tool output, oldest first.
-        self._results: OrderedDict[str, str] = OrderedDict()
-        self._results_chars = 0
+        # The built-in tools' calls and listing, and the store of cut outputs (actors/registry_builtins.py).
+        self._builtins = BuiltinTools(config, runtime=runtime, servers=self._servers)
         # The tool-search index over the table (actors/registry_search.py), brought up to date lazily.
         self._tool_search = ToolSearch(
             config,
@@ -349,7 +345,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                     self._gate.cancel(msg.reply_to, "the caller cancelled the call")
             case StoreResult():
                 if not self._is_shut_down:
-                    self._store_result(msg.uri, msg.text)
+                    self._builtins.store(msg.uri, msg.text)
             case ChildFailed():
                 self._on_supervisor_failed(msg)
             case JudgeMore():
@@ -369,7 +365,10 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             self._tool_search.on_call(msg)
             return
         if msg.name in BUILTIN_NAMES:
-            self._on_builtin_call(msg)
+            if self._is_shut_down:
+                _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
+                return
+            self._builtins.on_call(msg)
             return
         route = self._routes.get(msg.name)
         if route is None:
@@ -415,75 +414,6 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             _fail(call.reply_to, _not_ready(record))
             return
         self._forward(call, route, record.session)
-
-    def _on_builtin_call(self, msg: CallTool) -> None:
-        if self._is_shut_down:
-            _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
-            return
-        builtin = BUILTIN_TOOLS[msg.name].spec
-        decision = decide(
-            tool_name=builtin.name,
-            capabilities=builtin.capabilities,
-            risk=builtin.risk,
-            profile=self.config.profile,
-            allow=self.config.allow,
-            mode=self.config.approval_mode,
-            approved_before=True,
-        )
-        if not decision.allowed:  # public_gateway / daemon without the built-in in tools.allow
-            _fail(msg.reply_to, ToolDenied(msg.name, decision.reason))
-            return
-        stored: dict[str, str] = {}
-        uri = (msg.arguments or {}).get("uri")
-        if isinstance(uri, str) and uri.startswith(RESULTS_URI_PREFIX) and uri in self._results:
-            stored[uri] = self._results[uri]
-            self._results.move_to_end(uri)
-        call = BuiltinCall(
-            tool=msg.name,
-            arguments=msg.arguments,
-            servers=self._server_views(),
-            max_chars=self.config.max_output_chars,
-            timeout=msg.timeout,
-            stored=stored,
-        )
-        try:
-            handle = self.runtime.loop.spawn(serve, call, msg.reply_to, name=f"builtin {msg.name}")
-        except TroupeClosed as exc:
-            _fail(msg.reply_to, exc)
-            return
-        # A caller that gives up (cancels, or is told CallCancelled) ends the task and its request in flight.
-        msg.reply_to.add_done_callback(lambda _future: handle.cancel())
-
-    def _server_views(self) -> tuple[ServerView, ...]:
-        """An immutable snapshot of every configured server, for one built-in call."""
-        return tuple(
-            ServerView(
-                name=name,
-                state=str(record.status.state),
-                offers=record.offers or frozenset(),
-                is_trusted=record.config.trust_level == "trusted",
-                session=_SessionPort(record.session) if record.session is not None else None,
-                timeout=record.config.timeout,
-            )
-            for name, record in self._servers.items()
-        )
-
-    def _store_result(self, uri: str, text: str) -> None:
-        if len(text) > RESULTS_MAX_CHARS:
-            text = (
-                f"{text[:RESULTS_MAX_CHARS]}\n[the stored text was cut at {RESULTS_MAX_CHARS} of {len(text)} "
-                "characters: the result store's limit]"
-            )
-        previous = self._results.pop(uri, None)
-        if previous is not None:
-            self._results_chars -= len(previous)
-        self._results[uri] = text
-        self._results_chars += len(text)
-        while len(self._results) > RESULTS_MAX_ENTRIES or (
-            self._results_chars > RESULTS_MAX_CHARS and len(self._results) > 1
-        ):
-            _uri, evicted = self._results.popitem(last=False)
-            self._results_chars -= len(evicted)
 
     def _unknown_tool(self, name: str) -> TroupeError:
         if self._is_shut_down:
@@ -831,35 +761,12 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 if spec is None or spec.server != server or spec.original_name != tool_name:
                     continue
                 result.append(spec if is_ready else replace(spec, ready=False))
-        result.extend(self._builtin_specs(ready_only))
+        result.extend(self._builtins.specs(ready_only))
         if is_searching:
             is_ready = any(record.is_ready for record in self._servers.values())
             if is_ready or not ready_only:
                 result.append(SEARCH_SPEC if is_ready else replace(SEARCH_SPEC, ready=False))
         return result
-
-    def _builtin_specs(self, ready_only: bool) -> list[ToolSpec]:
-        """The built-in tools that have something to reach: a server that offered their capability.
-
-        ``mcp_resources`` is also listed while a stored result exists, since a cut output points the model at
-        it. A built-in is ready when a server offering its capability is connected (or, for mcp_resources,
-        when there is a stored result to read).
-        """
-        specs = []
-        for tool in BUILTIN_TOOLS.values():
-            offering = [
-                record
-                for record in self._servers.values()
-                if record.offers is not None and tool.capability in record.offers
-            ]
-            has_results = tool.capability == "resources" and bool(self._results)
-            if not offering and not has_results:
-                continue
-            is_ready = has_results or any(record.is_ready for record in offering)
-            if ready_only and not is_ready:
-                continue
-            specs.append(tool.ready_spec(is_ready))
-        return specs
 
     def _status_list(self) -> list[ServerStatus]:
         counts: dict[str, int] = {}
@@ -1010,8 +917,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             record.name_rejected = {}
             record.judging = None
         self._tool_search.reset()
-        self._results.clear()
-        self._results_chars = 0
+        self._builtins.clear()
         futures = []
         for record in self._servers.values():
             if record.supervisor is None:
