@@ -31,7 +31,6 @@ the gate and approval flow (:mod:`~mcp_troupe.actors.registry_gate`), tool searc
 
 from __future__ import annotations
 
-import difflib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -74,6 +73,7 @@ from mcp_troupe.actors.registry_records import ServerRecord as _Server
 from mcp_troupe.actors.registry_records import complete_when_all as _complete_when_all
 from mcp_troupe.actors.registry_records import not_ready as _not_ready
 from mcp_troupe.actors.registry_records import same_listing as _same_listing
+from mcp_troupe.actors.registry_records import unknown_tool as _unknown_tool
 from mcp_troupe.actors.registry_search import ToolSearch
 from mcp_troupe.actors.session import CallRequest, CancelCall
 from mcp_troupe.actors.supervision import ChildFailed, Parent, Supervised
@@ -105,12 +105,11 @@ from mcp_troupe.errors import (
     TroupeClosed,
     TroupeError,
     UnknownServer,
-    UnknownTool,
 )
 from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
 from mcp_troupe.policy.catalog import ToolVerdict, apply_review, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
-from mcp_troupe.policy.names import NameTable, NameVerdict, qualify
+from mcp_troupe.policy.names import NameTable, NameVerdict
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.review import ReviewStore, review_fingerprint
@@ -418,33 +417,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
     def _unknown_tool(self, name: str) -> TroupeError:
         if self._is_shut_down:
             return TroupeClosed("the troupe is stopped")
-        reason = self._rejected_names.get(name)
-        if reason is not None:
-            return UnknownTool(name, reason=f"rejected: {reason}")
-        for record in self._servers.values():
-            part = record.part
-            if part is None:
-                continue
-            for tool_name, withheld in part.withheld.items():
-                if qualify(record.config.name, tool_name) == name:
-                    return UnknownTool(name, reason=withheld)
-            job = record.judging
-            if job is not None and any(
-                qualify(record.config.name, tool.name) == name for tool in job.catalog.tools[job.position :]
-            ):
-                return UnknownTool(
-                    name,
-                    reason=f"server {record.config.name!r} is still judging its catalog ({job.position} of "
-                    f"{len(job.catalog.tools)} tools judged); a tool is callable only once judged",
-                )
-        # A model (or an operator) that misspells a name gets the nearest names of the current table.
-        known = [*self._table, *BUILTIN_NAMES, SEARCH_TOOL]
-        close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
-        if close:
-            return UnknownTool(
-                name, reason="did you mean " + " or ".join(repr(other) for other in close) + "?"
-            )
-        return UnknownTool(name)
+        return _unknown_tool(name, self._rejected_names, self._servers.values(), self._table)
 
     # ---- the table -----------------------------------------------------------------------------------------
 

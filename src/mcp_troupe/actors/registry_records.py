@@ -8,8 +8,9 @@ no actor. Only the registry's thread reads and writes the records.
 
 from __future__ import annotations
 
+import difflib
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,11 +23,13 @@ from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import safe_tell
 from mcp_troupe.actors.session import CallRequest, ListAll
 from mcp_troupe.actors.supervisor import ServerCatalog
+from mcp_troupe.builtin_tools import BUILTIN_NAMES, SEARCH_TOOL
 from mcp_troupe.config import ServerConfig
-from mcp_troupe.errors import ServerNotReady
+from mcp_troupe.errors import ServerNotReady, UnknownTool
 from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict
+from mcp_troupe.policy.names import qualify
 from mcp_troupe.protocol.mcp import ToolDefinition
-from mcp_troupe.types import ServerStatus
+from mcp_troupe.types import ServerStatus, ToolSpec
 
 __all__ = [
     "SUPERVISOR_RESTARTS",
@@ -37,6 +40,7 @@ __all__ = [
     "complete_when_all",
     "not_ready",
     "same_listing",
+    "unknown_tool",
 ]
 
 _COUNTER_LOCK = threading.Lock()
@@ -146,3 +150,35 @@ def complete_when_all(futures: list[Future[None]], reply_to: Future[None]) -> No
 
     for future in futures:
         future.add_done_callback(on_done)
+
+
+def unknown_tool(
+    name: str, rejected: Mapping[str, str], servers: Iterable[ServerRecord], table: Mapping[str, ToolSpec]
+) -> UnknownTool:
+    """Why ``name`` is not a tool that can be called: rejected (and why), withheld for review, not judged yet,
+    or unknown, with the nearest names of ``table`` and the built-ins when it looks misspelt."""
+    reason = rejected.get(name)
+    if reason is not None:
+        return UnknownTool(name, reason=f"rejected: {reason}")
+    for record in servers:
+        part = record.part
+        if part is None:
+            continue
+        for tool_name, withheld in part.withheld.items():
+            if qualify(record.config.name, tool_name) == name:
+                return UnknownTool(name, reason=withheld)
+        job = record.judging
+        if job is not None and any(
+            qualify(record.config.name, tool.name) == name for tool in job.catalog.tools[job.position :]
+        ):
+            return UnknownTool(
+                name,
+                reason=f"server {record.config.name!r} is still judging its catalog ({job.position} of "
+                f"{len(job.catalog.tools)} tools judged); a tool is callable only once judged",
+            )
+    # A model (or an operator) that misspells a name gets the nearest names of the current table.
+    known = [*table, *BUILTIN_NAMES, SEARCH_TOOL]
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    if close:
+        return UnknownTool(name, reason="did you mean " + " or ".join(repr(other) for other in close) + "?")
+    return UnknownTool(name)
