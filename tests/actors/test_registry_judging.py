@@ -188,7 +188,7 @@ def _assert_table_is(table: RegistryActor, batches: dict[str, list[str]]) -> Non
             v.tool: v.rejected_reason for v in expected.values() if v.server == name and not v.is_accepted
         }
         assert table._rejected_of(name) == rejected
-    search_keys = {key for key, _ in table._index.search("the tool", limit=10_000)}
+    search_keys = {key for key, _ in table._tool_search.index.search("the tool", limit=10_000)}
     assert search_keys <= {q for q, _, _ in accepted}
 
 

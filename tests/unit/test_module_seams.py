@@ -22,6 +22,13 @@ PARTS = {
         "mcp_troupe._config_yaml",
     ),
     "mcp_troupe.builtin_tools": ("mcp_troupe._builtin_specs",),
+    "mcp_troupe.actors.lane": ("mcp_troupe.actors.lane_replies",),
+    "mcp_troupe.actors.registry": (
+        "mcp_troupe.actors.registry_builtins",
+        "mcp_troupe.actors.registry_gate",
+        "mcp_troupe.actors.registry_records",
+        "mcp_troupe.actors.registry_search",
+    ),
 }
 
 
@@ -73,6 +80,11 @@ def test_a_private_part_is_imported_only_by_its_public_module_and_its_siblings(
         ("mcp_troupe.builtin_tools", ("RESOURCES", "PROMPTS", "MAX_COMPLETIONS", "Action", "input_schema")),
         ("mcp_troupe.protocol.oauth", ("discover", "fetch_as_metadata", "obtain_client", "register_client")),
         ("mcp_troupe.actors.oauth", ("BearerTokens", "drive", "LoopbackRedirect", "MAX_REDIRECTS")),
+        (
+            "mcp_troupe.actors.lane",
+            ("Outgoing", "Send", "ProgressHost", "ProgressSink", "LoopReply", "settle_on_loop", "FastRoute"),
+        ),
+        ("mcp_troupe.actors.registry", ("SUPERVISOR_RESTARTS", "RESULTS_MAX_ENTRIES", "RESULTS_MAX_CHARS")),
     ],
 )
 def test_the_public_module_still_offers_the_names_that_moved(public: str, names: tuple[str, ...]) -> None:
@@ -83,7 +95,14 @@ def test_the_public_module_still_offers_the_names_that_moved(public: str, names:
 
 @pytest.mark.parametrize(
     "public",
-    ["mcp_troupe.config", "mcp_troupe.builtin_tools", "mcp_troupe.protocol.oauth", "mcp_troupe.actors.oauth"],
+    [
+        "mcp_troupe.config",
+        "mcp_troupe.builtin_tools",
+        "mcp_troupe.protocol.oauth",
+        "mcp_troupe.actors.oauth",
+        "mcp_troupe.actors.lane",
+        "mcp_troupe.actors.registry",
+    ],
 )
 def test_every_name_in_a_public_modules_all_is_there(public: str) -> None:
     module = importlib.import_module(public)

@@ -99,7 +99,7 @@ def test_search_tools_is_hybrid_with_the_model_installed(troupe: Troupe) -> None
 def test_loading_the_model_never_stalls_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     """The model's load runs off the registry's thread: while it is held up, searches answer at once
     (by words alone) and so does everything else; once it is done, the ranking is hybrid."""
-    from mcp_troupe.actors import registry
+    from mcp_troupe.actors import registry_search
 
     release, started = threading.Event(), threading.Event()
     loader_threads = []
@@ -110,7 +110,7 @@ def test_loading_the_model_never_stalls_the_registry(monkeypatch: pytest.MonkeyP
         assert release.wait(20), "the test never released the model"
         return _Meaning()
 
-    monkeypatch.setattr(registry, "load_embedder", slow_loader)
+    monkeypatch.setattr(registry_search, "load_embedder", slow_loader)
     demo = {"command": sys.executable, "args": ["-m", "mcp_troupe.demo"]}
     config = parse_config(
         {

@@ -21,28 +21,35 @@ reads, and later calls of it skip this actor and the session (two thread hand-of
 board is emptied whenever the verdict or the route could change: every rebuild of the table (a new catalog,
 a lifted quarantine), a server going down, an operator command, the shutdown. A first call, a call that
 needs approval, and any call to an HTTP server always come here.
+
+The parts. This actor keeps the dispatch and owns the table; helpers it composes run on its thread only:
+the gate and approval flow (:mod:`~mcp_troupe.actors.registry_gate`), tool search
+(:mod:`~mcp_troupe.actors.registry_search`), the built-in tools and the result store
+(:mod:`~mcp_troupe.actors.registry_builtins`); the per-server records are in
+:mod:`~mcp_troupe.actors.registry_records`, the messages in :mod:`~mcp_troupe.actors.registry_messages`.
 """
 
 from __future__ import annotations
 
-import difflib
-import functools
 import logging
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
 import pykka
 
 from mcp_troupe._futures import fail as _fail
-from mcp_troupe.actors.backoff import RestartIntensity
 from mcp_troupe.actors.judging import SLICE_SECONDS, CatalogJudging, JudgeMore
-from mcp_troupe.actors.lane import CallLane, FastRoute, RouteBoard
-from mcp_troupe.actors.loop import Runtime, TaskHandle, safe_tell
+from mcp_troupe.actors.lane import FastRoute, RouteBoard
+from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.registry_builtins import RESULTS_MAX_CHARS as RESULTS_MAX_CHARS
+from mcp_troupe.actors.registry_builtins import RESULTS_MAX_ENTRIES as RESULTS_MAX_ENTRIES
+from mcp_troupe.actors.registry_builtins import BuiltinTools
+from mcp_troupe.actors.registry_gate import ApprovalAbandoned as _ApprovalAbandoned
+from mcp_troupe.actors.registry_gate import ApprovalDecided as _ApprovalDecided
+from mcp_troupe.actors.registry_gate import ApprovalGate
 from mcp_troupe.actors.registry_messages import (
     CallTool,
     CancelToolCall,
@@ -59,7 +66,16 @@ from mcp_troupe.actors.registry_messages import (
     render_reply,
     split_call_reply,
 )
-from mcp_troupe.actors.session import CallRequest, CancelCall, ListAll
+from mcp_troupe.actors.registry_records import SUPERVISOR_RESTARTS as SUPERVISOR_RESTARTS
+from mcp_troupe.actors.registry_records import Route as _Route
+from mcp_troupe.actors.registry_records import ServerPart as _ServerPart
+from mcp_troupe.actors.registry_records import ServerRecord as _Server
+from mcp_troupe.actors.registry_records import complete_when_all as _complete_when_all
+from mcp_troupe.actors.registry_records import not_ready as _not_ready
+from mcp_troupe.actors.registry_records import same_listing as _same_listing
+from mcp_troupe.actors.registry_records import unknown_tool as _unknown_tool
+from mcp_troupe.actors.registry_search import ToolSearch
+from mcp_troupe.actors.session import CallRequest, CancelCall
 from mcp_troupe.actors.supervision import ChildFailed, Parent, Supervised
 from mcp_troupe.actors.supervisor import (
     RestartServer,
@@ -71,47 +87,33 @@ from mcp_troupe.actors.supervisor import (
     StatusChanged,
     StopServer,
 )
-from mcp_troupe.approval import ApprovalRequest, Approver, ask
+from mcp_troupe.approval import Approver
 from mcp_troupe.builtin_tools import (
     BUILTIN_NAMES,
     BUILTIN_SERVER,
     BUILTIN_TOOLS,
     SEARCH_SPEC,
     SEARCH_TOOL,
-    BuiltinCall,
-    ServerView,
-    check_search_arguments,
-    error_result,
-    search_result,
-    serve,
 )
 from mcp_troupe.config import ServerConfig, TroupeConfig
 from mcp_troupe.errors import (
-    ApprovalRequired,
     CallCancelled,
     ConnectionLost,
     ReviewStoreError,
     ServerNotReady,
-    ToolDenied,
     TroupeBroken,
     TroupeClosed,
     TroupeError,
     UnknownServer,
-    UnknownTool,
 )
 from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
-from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, apply_review, evaluate_tool
+from mcp_troupe.policy.catalog import ToolVerdict, apply_review, evaluate_tool
 from mcp_troupe.policy.fingerprint import ApprovalBook
-from mcp_troupe.policy.gate import decide
-from mcp_troupe.policy.names import NameTable, NameVerdict, qualify
+from mcp_troupe.policy.names import NameTable, NameVerdict
 from mcp_troupe.protocol import mcp as proto
-from mcp_troupe.protocol.content import RESULTS_URI_PREFIX
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.review import ReviewStore, review_fingerprint
-from mcp_troupe.search import ToolIndex, document_from_definition
-from mcp_troupe.search.background import run_in_thread
-from mcp_troupe.search.embedding import load_embedder
-from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolSpec
+from mcp_troupe.types import ServerState, ServerStatus, ToolSpec
 
 __all__ = [
     "CallTool",
@@ -132,37 +134,11 @@ __all__ = [
 ]
 
 log = logging.getLogger("mcp_troupe.registry")
-_COUNTER_LOCK = threading.Lock()
-
-SUPERVISOR_RESTARTS = 3
-"""A server whose supervisor crashes more often than this within 60 s is ``failed`` (restart intensity)."""
-RESULTS_MAX_ENTRIES = 64
-"""Cut tool outputs kept for ``mcp_resources`` (the oldest go first)."""
-RESULTS_MAX_CHARS = 32 * 1024 * 1024
-"""Characters kept in all, across the stored outputs; one larger output is itself cut to this."""
 CATALOG_REJECTED = "*"
 """The key in ``ServerStatus.rejected`` that says the whole catalog was rejected (e.g. too many tools)."""
 # The capabilities a server's handshake may offer that the built-in tools reach.
 # completions: action=complete of both built-ins needs it (issue 14).
 _BUILTIN_CAPABILITIES = frozenset(tool.capability for tool in BUILTIN_TOOLS.values()) | {"completions"}
-
-
-@dataclass(frozen=True, slots=True)
-class _ApprovalDecided:
-    """The approver answered for ``call`` (loop task → registry)."""
-
-    call: CallTool
-    fingerprint: str
-    is_approved: bool
-    why: str
-    remember: bool
-
-
-@dataclass(frozen=True, slots=True)
-class _ApprovalAbandoned:
-    """The caller cancelled the future of a call waiting for approval (an ``acall`` task was cancelled)."""
-
-    reply_to: Future[Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,61 +170,6 @@ RegistryMessage = (
 )
 
 
-@dataclass(slots=True)
-class _ServerPart:
-    """One server's tools after policy, before naming: what the table needs to re-judge its names alone."""
-
-    policy_rejected: dict[str, str]
-    # Tool name → (first definition, its verdict), in listing order; and the names policy accepted, in
-    # listing order with repeats (a repeat is a naming rejection), which go to the NameTable.
-    definitions: dict[str, tuple[ToolDefinition, ToolVerdict]] = field(default_factory=dict)
-    accepted: list[str] = field(default_factory=list)
-    # Tool name → why it is withheld until an operator reviews it (it is in policy_rejected too).
-    withheld: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class _Server:
-    """Everything the registry knows of one configured server; this actor alone reads and writes it."""
-
-    config: ServerConfig
-    status: ServerStatus
-    supervisor: pykka.ActorRef[Any] | None = None
-    # The newest incarnation that came up, and its session and lane while it is up (calls route there).
-    incarnation: int = 0
-    session: pykka.ActorRef[Any] | None = None
-    session_incarnation: int = 0
-    lane: CallLane | None = None
-    # The catalog as it arrived; the catalog the verdicts were computed for, and each tool's verdict by name;
-    # the injection checks of its definitions (reused across listings).
-    catalog: ServerCatalog | None = None
-    verdicts_for: ServerCatalog | None = None
-    verdicts: dict[str, ToolVerdict] = field(default_factory=dict)
-    content_checks: dict[tuple[str, str | None], ContentChecks] = field(default_factory=dict)
-    # The policy pass over a catalog too big to judge in one slice, while it lasts (actors/judging.py).
-    judging: CatalogJudging | None = None
-    # Its tools after policy (None: no catalog), and the tools naming rejected, with why.
-    part: _ServerPart | None = None
-    name_rejected: dict[str, str] = field(default_factory=dict)
-    # The built-in capabilities ("resources", "prompts") of its last handshake. Kept while the server
-    # reconnects, so the built-in tools stay listed (not ready) instead of coming and going.
-    offers: frozenset[str] | None = None
-    # Crashes of its supervisor (each answered with a new one), limited like OTP's restart intensity.
-    restarts: RestartIntensity = field(default_factory=lambda: RestartIntensity(SUPERVISOR_RESTARTS, 60.0))
-
-    @property
-    def is_ready(self) -> bool:
-        """Whether calls can be routed to it now: it is up, and its connection has not ended meanwhile."""
-        return self.session is not None and (self.lane is None or not self.lane.is_closed)
-
-
-@dataclass(slots=True)
-class _Route:
-    server: str
-    original_name: str
-    fingerprint: str = ""
-
-
 class RegistryActor(Supervised, pykka.ThreadingActor):
     """The tool table and the router; supervises one ServerSupervisor per server.
 
@@ -274,7 +195,6 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         super().__init__()
         self.parent = parent
         self._clock = clock
-        self.approver = approver
         # The operator's decisions on withheld tools, by fingerprint (troupe review); troupe review writes it.
         self._review = review_store if review_store is not None else ReviewStore()
         # Routes the facade may take without asking us (see the module docstring); only we write it.
@@ -310,19 +230,31 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self._settle_order = tuple(self._servers.values())
         self._settle_cursor = 0
         self._is_shut_down = False
-        # Calls waiting for the approver, by their reply_to: the task asking, and the call. A call cancelled
-        # meanwhile leaves this map, so the approver's later yes finds nothing to forward.
-        self._awaiting_approval: dict[Future[Any], tuple[TaskHandle, CallTool]] = {}
-        # troupe://results/<id> → the whole text of a cut tool output, oldest first.
-        self._results: OrderedDict[str, str] = OrderedDict()
-        self._results_chars = 0
-        # The tool-search index over the table, brought up to date one server at a time: only when a search
-        # needs it, or soon after a change while tool search is active (_IndexNow). Indexing 10,000 tools
-        # takes about a second, which must not delay readiness (or anything, for a troupe that never
-        # searches).
-        self._index = self._new_index()
-        self._unindexed: dict[str, None] = {}
-        self._is_index_due = False
+        # The capability gate, and the calls waiting for the approver (actors/registry_gate.py).
+        self._gate = ApprovalGate(
+            config,
+            approver=approver,
+            approvals=self._approvals,
+            runtime=runtime,
+            registry=self.actor_ref,
+            spec_of=lambda name: self._table[name],
+            route_of=lambda name: self._routes.get(name),
+        )
+        # The built-in tools' calls and listing, and the store of cut outputs (actors/registry_builtins.py).
+        self._builtins = BuiltinTools(config, runtime=runtime, servers=self._servers)
+        # The tool-search index over the table (actors/registry_search.py), brought up to date lazily.
+        self._tool_search = ToolSearch(
+            config,
+            table=lambda: self._table,
+            entries_of=self._entries_of,
+            is_ready=self._is_server_ready,
+            schedule=lambda: self.actor_ref.tell(_IndexNow()),
+        )
+
+    @property
+    def approver(self) -> Approver | None:
+        """The approver asked about calls that need approval (held by the gate)."""
+        return self._gate.approver
 
     def on_start(self) -> None:
         for name, record in self._servers.items():
@@ -367,8 +299,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             case CallTool():
                 self._on_call(msg)
             case CancelToolCall():
-                if msg.reply_to in self._awaiting_approval:
-                    self._cancel_approval(msg.reply_to, msg.reason)
+                if self._gate.is_waiting(msg.reply_to):
+                    self._gate.cancel(msg.reply_to, msg.reason)
                     return
                 if msg.name in BUILTIN_NAMES:
                     # Failing the future cancels the built-in's task, which cancels its request in flight.
@@ -379,7 +311,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 if session is not None:
                     safe_tell(session, CancelCall(msg.reply_to, msg.reason))
             case SearchTools():
-                msg.reply_to.set_result(self._search(msg.query, msg.limit))
+                msg.reply_to.set_result(self._tool_search.search(msg.query, msg.limit))
             case ListTools():
                 msg.reply_to.set_result(self._list_tools(msg.ready_only))
             case GetStatus():
@@ -408,18 +340,17 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             case _ApprovalDecided():
                 self._on_approval_decided(msg)
             case _ApprovalAbandoned():
-                if msg.reply_to in self._awaiting_approval:
-                    self._cancel_approval(msg.reply_to, "the caller cancelled the call")
+                if self._gate.is_waiting(msg.reply_to):
+                    self._gate.cancel(msg.reply_to, "the caller cancelled the call")
             case StoreResult():
                 if not self._is_shut_down:
-                    self._store_result(msg.uri, msg.text)
+                    self._builtins.store(msg.uri, msg.text)
             case ChildFailed():
                 self._on_supervisor_failed(msg)
             case JudgeMore():
                 self._judge_more(msg)
             case _IndexNow():
-                self._is_index_due = False
-                self._index_now()
+                self._tool_search.on_index_now()
             case _:
                 assert_never(msg)
 
@@ -427,10 +358,16 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
 
     def _on_call(self, msg: CallTool) -> None:
         if msg.name == SEARCH_TOOL:
-            self._on_search_call(msg)
+            if self._is_shut_down:
+                _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
+                return
+            self._tool_search.on_call(msg)
             return
         if msg.name in BUILTIN_NAMES:
-            self._on_builtin_call(msg)
+            if self._is_shut_down:
+                _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
+                return
+            self._builtins.on_call(msg)
             return
         route = self._routes.get(msg.name)
         if route is None:
@@ -440,7 +377,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         if record.session is None:
             _fail(msg.reply_to, _not_ready(record))
             return
-        if self._is_allowed(msg, route):
+        if self._gate.is_allowed(msg, route):
             if record.lane is not None:
                 # Cleared with nothing to ask or record: the same verdict holds until the board is emptied.
                 self.board.routes[msg.name] = FastRoute(
@@ -460,116 +397,12 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         if not safe_tell(session, request):
             _fail(msg.reply_to, ConnectionLost(route.server, "the session ended"))
 
-    # ---- the gate and approval -------------------------------------------------------------------------
-
-    def _is_allowed(self, msg: CallTool, route: _Route) -> bool:
-        """Apply the capability gate and the approval mode; False when the call was refused or is waiting."""
-        spec = self._table[msg.name]
-        status = self._approvals.status(route.server, route.original_name, route.fingerprint)
-        decision = decide(
-            tool_name=spec.name,
-            capabilities=spec.capabilities,
-            risk=spec.risk,
-            profile=self.config.profile,
-            allow=self.config.allow,
-            mode=self.config.approval_mode,
-            approved_before=status == "approved",
-        )
-        if not decision.allowed:
-            _fail(msg.reply_to, ToolDenied(spec.name, decision.reason))
-            return False
-        if not decision.needs_approval:
-            if self.config.approval_mode == "auto" and spec.risk > Risk.READ_ONLY and status != "approved":
-                # Pinned even when no human looked: a later change of definition is still logged as one.
-                self._approvals.approve(route.server, route.original_name, route.fingerprint)
-            return True
-        is_changed = status == "changed"
-        reason = decision.reason
-        if is_changed:
-            reason = "its definition CHANGED since it was approved (a possible rug pull); " + reason
-        if self.approver is None:
-            _fail(
-                msg.reply_to,
-                ApprovalRequired(
-                    spec.name,
-                    f"{reason}, and no approver is installed: pass approver= to Troupe (troupe call: answer"
-                    " the prompt or use --yes; for troupe ctl call, start the manager with troupe run"
-                    " --yes), or set permissions.approval.mode",
-                ),
-            )
-            return False
-        request = ApprovalRequest(
-            tool=spec.name,
-            server=route.server,
-            original_name=route.original_name,
-            description=spec.description,
-            arguments=dict(msg.arguments or {}),
-            risk=spec.risk,
-            declared=dict(spec.annotations),
-            trust_level=self.config.servers[route.server].trust_level,
-            reason=reason,
-            is_changed=is_changed,
-        )
-        self_ref = self.actor_ref
-        try:
-            handle = self.runtime.loop.spawn(
-                self._ask_approver,
-                request,
-                msg,
-                route.fingerprint,
-                decision.remember,
-                name=f"approve {spec.name}",
-                # ask() never raises; should the task still fail, the call is refused, not left waiting.
-                on_error=lambda error: safe_tell(
-                    self_ref,
-                    _ApprovalDecided(
-                        msg, route.fingerprint, False, f"asking for approval failed: {error!r}", False
-                    ),
-                ),
-            )
-        except TroupeClosed as exc:
-            _fail(msg.reply_to, exc)
-            return False
-        self._awaiting_approval[msg.reply_to] = (handle, msg)
-
-        def on_done(future: Future[Any]) -> None:
-            # An acall whose task is cancelled cancels its future; nobody tells us otherwise. A future we
-            # completed ourselves (a refusal, the call's result) needs no message.
-            if future.cancelled():
-                safe_tell(self_ref, _ApprovalAbandoned(future))
-
-        msg.reply_to.add_done_callback(on_done)
-        return False
-
-    def _cancel_approval(self, reply_to: Future[Any], reason: str) -> None:
-        """Cancel a call that is waiting for approval: it never runs, whatever the approver says later."""
-        handle, call = self._awaiting_approval.pop(reply_to)
-        handle.cancel()
-        route = self._routes.get(call.name)
-        log.info("call to %s cancelled while waiting for approval (%s)", call.name, reason)
-        _fail(reply_to, CallCancelled(route.server if route is not None else "?", None, call.name))
-
-    async def _ask_approver(
-        self, request: ApprovalRequest, call: CallTool, fingerprint: str, remember: bool
-    ) -> None:
-        assert self.approver is not None
-        is_approved, why = await ask(self.approver, request)
-        safe_tell(self.actor_ref, _ApprovalDecided(call, fingerprint, is_approved, why, remember))
+    # ---- approval (the gate: actors/registry_gate.py) -----------------------------------------------------
 
     def _on_approval_decided(self, msg: _ApprovalDecided) -> None:
         call = msg.call
-        if self._awaiting_approval.pop(call.reply_to, None) is None or call.reply_to.done():
-            return  # the caller cancelled or gave up while the human was thinking: the call never runs
-        if not msg.is_approved:
-            _fail(call.reply_to, ToolDenied(call.name, msg.why))
-            return
-        route = self._routes.get(call.name)
-        if route is None or route.fingerprint != msg.fingerprint:
-            # Approved what the human saw, not what the tool is now: never forward across a change.
-            _fail(
-                call.reply_to,
-                ToolDenied(call.name, "the tool changed while approval was pending; call it again"),
-            )
+        route = self._gate.decided(msg)
+        if route is None:
             return
         if msg.remember:
             self._approvals.approve(route.server, route.original_name, route.fingerprint)
@@ -581,105 +414,10 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             return
         self._forward(call, route, record.session)
 
-    def _on_builtin_call(self, msg: CallTool) -> None:
-        if self._is_shut_down:
-            _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
-            return
-        builtin = BUILTIN_TOOLS[msg.name].spec
-        decision = decide(
-            tool_name=builtin.name,
-            capabilities=builtin.capabilities,
-            risk=builtin.risk,
-            profile=self.config.profile,
-            allow=self.config.allow,
-            mode=self.config.approval_mode,
-            approved_before=True,
-        )
-        if not decision.allowed:  # public_gateway / daemon without the built-in in tools.allow
-            _fail(msg.reply_to, ToolDenied(msg.name, decision.reason))
-            return
-        stored: dict[str, str] = {}
-        uri = (msg.arguments or {}).get("uri")
-        if isinstance(uri, str) and uri.startswith(RESULTS_URI_PREFIX) and uri in self._results:
-            stored[uri] = self._results[uri]
-            self._results.move_to_end(uri)
-        call = BuiltinCall(
-            tool=msg.name,
-            arguments=msg.arguments,
-            servers=self._server_views(),
-            max_chars=self.config.max_output_chars,
-            timeout=msg.timeout,
-            stored=stored,
-        )
-        try:
-            handle = self.runtime.loop.spawn(serve, call, msg.reply_to, name=f"builtin {msg.name}")
-        except TroupeClosed as exc:
-            _fail(msg.reply_to, exc)
-            return
-        # A caller that gives up (cancels, or is told CallCancelled) ends the task and its request in flight.
-        msg.reply_to.add_done_callback(lambda _future: handle.cancel())
-
-    def _server_views(self) -> tuple[ServerView, ...]:
-        """An immutable snapshot of every configured server, for one built-in call."""
-        return tuple(
-            ServerView(
-                name=name,
-                state=str(record.status.state),
-                offers=record.offers or frozenset(),
-                is_trusted=record.config.trust_level == "trusted",
-                session=_SessionPort(record.session) if record.session is not None else None,
-                timeout=record.config.timeout,
-            )
-            for name, record in self._servers.items()
-        )
-
-    def _store_result(self, uri: str, text: str) -> None:
-        if len(text) > RESULTS_MAX_CHARS:
-            text = (
-                f"{text[:RESULTS_MAX_CHARS]}\n[the stored text was cut at {RESULTS_MAX_CHARS} of {len(text)} "
-                "characters: the result store's limit]"
-            )
-        previous = self._results.pop(uri, None)
-        if previous is not None:
-            self._results_chars -= len(previous)
-        self._results[uri] = text
-        self._results_chars += len(text)
-        while len(self._results) > RESULTS_MAX_ENTRIES or (
-            self._results_chars > RESULTS_MAX_CHARS and len(self._results) > 1
-        ):
-            _uri, evicted = self._results.popitem(last=False)
-            self._results_chars -= len(evicted)
-
     def _unknown_tool(self, name: str) -> TroupeError:
         if self._is_shut_down:
             return TroupeClosed("the troupe is stopped")
-        reason = self._rejected_names.get(name)
-        if reason is not None:
-            return UnknownTool(name, reason=f"rejected: {reason}")
-        for record in self._servers.values():
-            part = record.part
-            if part is None:
-                continue
-            for tool_name, withheld in part.withheld.items():
-                if qualify(record.config.name, tool_name) == name:
-                    return UnknownTool(name, reason=withheld)
-            job = record.judging
-            if job is not None and any(
-                qualify(record.config.name, tool.name) == name for tool in job.catalog.tools[job.position :]
-            ):
-                return UnknownTool(
-                    name,
-                    reason=f"server {record.config.name!r} is still judging its catalog ({job.position} of "
-                    f"{len(job.catalog.tools)} tools judged); a tool is callable only once judged",
-                )
-        # A model (or an operator) that misspells a name gets the nearest names of the current table.
-        known = [*self._table, *BUILTIN_NAMES, SEARCH_TOOL]
-        close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
-        if close:
-            return UnknownTool(
-                name, reason="did you mean " + " or ".join(repr(other) for other in close) + "?"
-            )
-        return UnknownTool(name)
+        return _unknown_tool(name, self._rejected_names, self._servers.values(), self._table)
 
     # ---- the table -----------------------------------------------------------------------------------------
 
@@ -838,96 +576,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         for qualified in touched:
             for verdict in self._names.verdicts_of(qualified):
                 affected[verdict.server] = None
-        self._reindex(affected)
+        self._tool_search.reindex(affected)
         self.board.routes = {}
-
-    # ---- tool search -----------------------------------------------------------------------------------
-
-    def _on_search_call(self, msg: CallTool) -> None:
-        if self._is_shut_down:
-            _fail(msg.reply_to, TroupeClosed("the troupe is stopped"))
-            return
-        decision = decide(
-            tool_name=SEARCH_TOOL,
-            capabilities=SEARCH_SPEC.capabilities,
-            risk=SEARCH_SPEC.risk,
-            profile=self.config.profile,
-            allow=self.config.allow,
-            mode=self.config.approval_mode,
-            approved_before=True,
-        )
-        if not decision.allowed:
-            _fail(msg.reply_to, ToolDenied(SEARCH_TOOL, decision.reason))
-            return
-        checked = check_search_arguments(msg.arguments)
-        if isinstance(checked, str):
-            msg.reply_to.set_result(error_result(checked))
-            return
-        query, limit = checked
-        msg.reply_to.set_result(search_result(self._search(query, limit)))
-
-    def _search(self, query: str, limit: int) -> list[ToolSpec]:
-        """The tools that best fit ``query`` among those callable now: connected, not quarantined, and
-        allowed by the gate (withheld tools are never in the table, so never offered)."""
-
-        def is_callable(key: str) -> bool:
-            spec = self._table.get(key)
-            record = self._servers.get(spec.server) if spec is not None else None
-            if spec is None or record is None or spec.is_quarantined or not record.is_ready:
-                return False
-            return decide(
-                tool_name=spec.name,
-                capabilities=spec.capabilities,
-                risk=spec.risk,
-                profile=self.config.profile,
-                allow=self.config.allow,
-                mode=self.config.approval_mode,
-                approved_before=True,
-            ).allowed
-
-        self._index_now()
-        return [self._table[key] for key, _score in self._index.search(query, limit, allowed=is_callable)]
-
-    def _new_index(self) -> ToolIndex:
-        """An empty search index: hybrid when the embedding model is installed or asked for (lazily)."""
-        mode = self.config.tool_search.embeddings
-        if mode == "off":
-            return ToolIndex()
-        # The model loads, and big catalogs are embedded, off this thread: searches stay lexical until then.
-        return ToolIndex(load_embedder=functools.partial(load_embedder, mode), background=run_in_thread)
-
-    def _search_is_active(self) -> bool:
-        """Whether ``tools()`` lists the search tool instead of every tool (``tools.mcp.tool_search``)."""
-        settings = self.config.tool_search
-        if settings.mode == "auto":
-            return len(self._table) > settings.threshold
-        return settings.mode == "on"
-
-    def _reindex(self, servers: Iterable[str]) -> None:
-        """The table entries of ``servers`` changed: their index entries are out of date."""
-        for server in servers:
-            self._unindexed[server] = None
-        if self._unindexed and not self._is_index_due and self._search_is_active():
-            self._is_index_due = True
-            self.actor_ref.tell(_IndexNow())
-
-    def _index_now(self) -> None:
-        """Give the search index the current table entries of each server whose entries changed."""
-        unindexed, self._unindexed = self._unindexed, {}
-        for server in unindexed:
-            documents = []
-            for tool_name, qualified in self._names.names_of(server).items():
-                spec = self._table.get(qualified)
-                if spec is None or spec.server != server or spec.original_name != tool_name:
-                    continue
-                documents.append(
-                    document_from_definition(
-                        spec.name, server, tool_name, spec.description, spec.input_schema, spec.title or ""
-                    )
-                )
-            self._index.replace_server(server, documents)
-        if unindexed and self._search_is_active():
-            self._index.warm_up()  # the model (and new vectors) get ready elsewhere before they are asked for
 
     def _limits(self, record: _Server) -> CatalogLimits:
         limits = record.config.limits
@@ -991,7 +641,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 if verdict.server != server:
                     others[verdict.server] = None
         others[server] = None
-        self._reindex(others)
+        self._tool_search.reindex(others)
         self.board.routes = {}
 
     def _reviewed(self, server: str, tool: ToolDefinition, verdict: ToolVerdict) -> ToolVerdict:
@@ -1053,9 +703,24 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             return {}
         return {**record.part.policy_rejected, **record.name_rejected}
 
+    def _entries_of(self, server: str) -> list[ToolSpec]:
+        """``server``'s current table entries, in listing order (what tool search indexes of it)."""
+        entries = []
+        for tool_name, qualified in self._names.names_of(server).items():
+            spec = self._table.get(qualified)
+            if spec is None or spec.server != server or spec.original_name != tool_name:
+                continue
+            entries.append(spec)
+        return entries
+
+    def _is_server_ready(self, server: str) -> bool:
+        """Whether calls can reach ``server`` now (a name not configured never can)."""
+        record = self._servers.get(server)
+        return record is not None and record.is_ready
+
     def _list_tools(self, ready_only: bool) -> list[ToolSpec]:
         result = []
-        is_searching = self._search_is_active()
+        is_searching = self._tool_search.is_active()
         for server, record in self._servers.items():  # configuration order, tools in listing order
             if record.part is None:
                 continue
@@ -1069,35 +734,12 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 if spec is None or spec.server != server or spec.original_name != tool_name:
                     continue
                 result.append(spec if is_ready else replace(spec, ready=False))
-        result.extend(self._builtin_specs(ready_only))
+        result.extend(self._builtins.specs(ready_only))
         if is_searching:
             is_ready = any(record.is_ready for record in self._servers.values())
             if is_ready or not ready_only:
                 result.append(SEARCH_SPEC if is_ready else replace(SEARCH_SPEC, ready=False))
         return result
-
-    def _builtin_specs(self, ready_only: bool) -> list[ToolSpec]:
-        """The built-in tools that have something to reach: a server that offered their capability.
-
-        ``mcp_resources`` is also listed while a stored result exists, since a cut output points the model at
-        it. A built-in is ready when a server offering its capability is connected (or, for mcp_resources,
-        when there is a stored result to read).
-        """
-        specs = []
-        for tool in BUILTIN_TOOLS.values():
-            offering = [
-                record
-                for record in self._servers.values()
-                if record.offers is not None and tool.capability in record.offers
-            ]
-            has_results = tool.capability == "resources" and bool(self._results)
-            if not offering and not has_results:
-                continue
-            is_ready = has_results or any(record.is_ready for record in offering)
-            if ready_only and not is_ready:
-                continue
-            specs.append(tool.ready_spec(is_ready))
-        return specs
 
     def _status_list(self) -> list[ServerStatus]:
         counts: dict[str, int] = {}
@@ -1201,10 +843,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         """A bug in the registry: no route may outlive it, no waiter may hang, no server is left running."""
         self.board.routes = {}
         broken = self.crash_error(error)
-        awaiting, self._awaiting_approval = self._awaiting_approval, {}
-        for handle, call in awaiting.values():
-            handle.cancel()
-            _fail(call.reply_to, broken)
+        self._gate.fail_waiting(lambda: broken)
         waiters, self._settle_waiters = self._settle_waiters, []
         for waiter in waiters:
             _fail(waiter, broken)
@@ -1250,10 +889,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             record.session = record.lane = record.catalog = record.part = record.offers = None
             record.name_rejected = {}
             record.judging = None
-        self._index = self._new_index()
-        self._unindexed = {}
-        self._results.clear()
-        self._results_chars = 0
+        self._tool_search.reset()
+        self._builtins.clear()
         futures = []
         for record in self._servers.values():
             if record.supervisor is None:
@@ -1262,58 +899,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             if safe_tell(record.supervisor, StopServer(done)):
                 futures.append(done)
         _complete_when_all(futures, reply_to)
-        awaiting, self._awaiting_approval = self._awaiting_approval, {}
-        for handle, call in awaiting.values():
-            handle.cancel()
-            _fail(call.reply_to, TroupeClosed("the troupe was stopped while the call waited for approval"))
+        self._gate.fail_waiting(
+            lambda: TroupeClosed("the troupe was stopped while the call waited for approval")
+        )
         for waiter in self._settle_waiters:
             _fail(waiter, TroupeClosed("the troupe was stopped"))
         self._settle_waiters = []
-
-
-@dataclass(frozen=True, slots=True)
-class _SessionPort:
-    """A session as the built-in tools reach it (:class:`~mcp_troupe.builtin_tools.SessionPort`)."""
-
-    session: pykka.ActorRef[Any]
-
-    def list_all(self, method: str, reply_to: Future[Any], is_continuation: bool = False) -> bool:
-        return safe_tell(self.session, ListAll(method, reply_to, is_continuation))
-
-    def request(
-        self, method: str, params: Mapping[str, Any], reply_to: Future[Any], timeout: float | None
-    ) -> bool:
-        return safe_tell(self.session, CallRequest(method, params, reply_to, timeout))
-
-
-def _not_ready(record: _Server) -> ServerNotReady:
-    status = record.status
-    return ServerNotReady(status.name, str(status.state), status.last_error)
-
-
-def _is_same(a: object, b: object) -> bool:
-    return a is b
-
-
-def _same_listing(previous: ServerCatalog, new: ServerCatalog) -> bool:
-    """Whether ``new`` lists what ``previous`` did (the session passes unchanged definitions on as the same
-    objects, so this is an identity check per tool in the common case, done in C)."""
-    return previous.tools == new.tools and previous.rejected == new.rejected
-
-
-def _complete_when_all(futures: list[Future[None]], reply_to: Future[None]) -> None:
-    if not futures:
-        reply_to.set_result(None)
-        return
-    remaining = [len(futures)]
-
-    def on_done(_future: Future[None]) -> None:
-        # Callbacks run on whichever thread completes each future, so the count needs a lock.
-        with _COUNTER_LOCK:
-            remaining[0] -= 1
-            is_last = remaining[0] == 0
-        if is_last and not reply_to.done():
-            reply_to.set_result(None)
-
-    for future in futures:
-        future.add_done_callback(on_done)
