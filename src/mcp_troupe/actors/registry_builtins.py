@@ -19,11 +19,10 @@ from collections.abc import Mapping
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.loop import Runtime
 from mcp_troupe.actors.registry_messages import CallTool
-from mcp_troupe.actors.registry_records import ServerRecord, SessionPort
+from mcp_troupe.actors.registry_records import ServerRecord, SessionPort, gate_decision
 from mcp_troupe.builtin_tools import BUILTIN_TOOLS, BuiltinCall, ServerView, serve
 from mcp_troupe.config import TroupeConfig
 from mcp_troupe.errors import ToolDenied, TroupeClosed
-from mcp_troupe.policy.gate import decide
 from mcp_troupe.protocol.content import RESULTS_URI_PREFIX
 from mcp_troupe.types import ToolSpec
 
@@ -54,15 +53,7 @@ class BuiltinTools:
     def on_call(self, msg: CallTool) -> None:
         """Start a call of a built-in tool (the registry has checked it is not shut down)."""
         builtin = BUILTIN_TOOLS[msg.name].spec
-        decision = decide(
-            tool_name=builtin.name,
-            capabilities=builtin.capabilities,
-            risk=builtin.risk,
-            profile=self._config.profile,
-            allow=self._config.allow,
-            mode=self._config.approval_mode,
-            approved_before=True,
-        )
+        decision = gate_decision(self._config, builtin.name, builtin.capabilities, builtin.risk)
         if not decision.allowed:  # public_gateway / daemon without the built-in in tools.allow
             _fail(msg.reply_to, ToolDenied(msg.name, decision.reason))
             return

@@ -24,12 +24,11 @@ import pykka
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.loop import Runtime, TaskHandle, safe_tell
 from mcp_troupe.actors.registry_messages import CallTool
-from mcp_troupe.actors.registry_records import Route
+from mcp_troupe.actors.registry_records import Route, gate_decision
 from mcp_troupe.approval import ApprovalRequest, Approver, ask
 from mcp_troupe.config import TroupeConfig
 from mcp_troupe.errors import ApprovalRequired, CallCancelled, ToolDenied, TroupeClosed
 from mcp_troupe.policy.fingerprint import ApprovalBook
-from mcp_troupe.policy.gate import decide
 from mcp_troupe.types import Risk, ToolSpec
 
 __all__ = ["ApprovalAbandoned", "ApprovalDecided", "ApprovalGate"]
@@ -93,14 +92,8 @@ class ApprovalGate:
         """Apply the capability gate and the approval mode; False when the call was refused or is waiting."""
         spec = self._spec_of(msg.name)
         status = self._approvals.status(route.server, route.original_name, route.fingerprint)
-        decision = decide(
-            tool_name=spec.name,
-            capabilities=spec.capabilities,
-            risk=spec.risk,
-            profile=self._config.profile,
-            allow=self._config.allow,
-            mode=self._config.approval_mode,
-            approved_before=status == "approved",
+        decision = gate_decision(
+            self._config, spec.name, spec.capabilities, spec.risk, approved_before=status == "approved"
         )
         if not decision.allowed:
             _fail(msg.reply_to, ToolDenied(spec.name, decision.reason))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,12 +24,13 @@ from mcp_troupe.actors.loop import safe_tell
 from mcp_troupe.actors.session import CallRequest, ListAll
 from mcp_troupe.actors.supervisor import ServerCatalog
 from mcp_troupe.builtin_tools import BUILTIN_NAMES, SEARCH_TOOL
-from mcp_troupe.config import ServerConfig
+from mcp_troupe.config import ServerConfig, TroupeConfig
 from mcp_troupe.errors import ServerNotReady, UnknownTool
 from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict
+from mcp_troupe.policy.gate import GateDecision, decide
 from mcp_troupe.policy.names import qualify
 from mcp_troupe.protocol.mcp import ToolDefinition
-from mcp_troupe.types import ServerStatus, ToolSpec
+from mcp_troupe.types import Risk, ServerStatus, ToolSpec
 
 __all__ = [
     "SUPERVISOR_RESTARTS",
@@ -182,3 +183,23 @@ def unknown_tool(
     if close:
         return UnknownTool(name, reason="did you mean " + " or ".join(repr(other) for other in close) + "?")
     return UnknownTool(name)
+
+
+def gate_decision(
+    config: TroupeConfig,
+    name: str,
+    capabilities: Sequence[str],
+    risk: Risk,
+    *,
+    approved_before: bool = True,
+) -> GateDecision:
+    """The capability gate and approval mode of ``config`` applied to one tool (qualified ``name``)."""
+    return decide(
+        tool_name=name,
+        capabilities=capabilities,
+        risk=risk,
+        profile=config.profile,
+        allow=config.allow,
+        mode=config.approval_mode,
+        approved_before=approved_before,
+    )

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.registry_messages import CallTool
+from mcp_troupe.actors.registry_records import gate_decision
 from mcp_troupe.builtin_tools import (
     SEARCH_SPEC,
     SEARCH_TOOL,
@@ -26,7 +27,6 @@ from mcp_troupe.builtin_tools import (
 )
 from mcp_troupe.config import TroupeConfig
 from mcp_troupe.errors import ToolDenied
-from mcp_troupe.policy.gate import decide
 from mcp_troupe.search import ToolIndex, document_from_definition
 from mcp_troupe.search.background import run_in_thread
 from mcp_troupe.search.embedding import load_embedder
@@ -63,15 +63,7 @@ class ToolSearch:
 
     def on_call(self, msg: CallTool) -> None:
         """Answer a call of ``mcp_tool_search`` (the registry has checked it is not shut down)."""
-        decision = decide(
-            tool_name=SEARCH_TOOL,
-            capabilities=SEARCH_SPEC.capabilities,
-            risk=SEARCH_SPEC.risk,
-            profile=self._config.profile,
-            allow=self._config.allow,
-            mode=self._config.approval_mode,
-            approved_before=True,
-        )
+        decision = gate_decision(self._config, SEARCH_TOOL, SEARCH_SPEC.capabilities, SEARCH_SPEC.risk)
         if not decision.allowed:
             _fail(msg.reply_to, ToolDenied(SEARCH_TOOL, decision.reason))
             return
@@ -91,15 +83,7 @@ class ToolSearch:
             spec = table.get(key)
             if spec is None or spec.is_quarantined or not self._is_ready(spec.server):
                 return False
-            return decide(
-                tool_name=spec.name,
-                capabilities=spec.capabilities,
-                risk=spec.risk,
-                profile=self._config.profile,
-                allow=self._config.allow,
-                mode=self._config.approval_mode,
-                approved_before=True,
-            ).allowed
+            return gate_decision(self._config, spec.name, spec.capabilities, spec.risk).allowed
 
         self.index_now()
         return [table[key] for key, _score in self.index.search(query, limit, allowed=is_callable)]
