@@ -68,7 +68,7 @@ from benchmarks.clients import (
     troupe_protocol_option,
 )
 from benchmarks.servers import echo_command, http_server
-from benchmarks.stats import Figures, Settings, percentile, progress, write_report
+from benchmarks.stats import Figures, Settings, add_subset_option, percentile, progress, write_report
 
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "eras.json"
 MODERN = "2026-07-28"
@@ -367,15 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a CI-size run")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write all figures")
-    parser.add_argument(
-        "--transports",
-        type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
-        default=TRANSPORTS,
-        help=f"comma-separated subset of {','.join(TRANSPORTS)}",
-    )
+    add_subset_option(parser, "--transports", TRANSPORTS)
     args = parser.parse_args(argv)
-    if unknown := set(args.transports) - set(TRANSPORTS):
-        parser.error(f"unknown transports: {', '.join(sorted(unknown))}")
     settings = Settings.quick() if args.quick else Settings()
     figures = Figures()
     asyncio.run(run_group(figures, settings, args.transports))

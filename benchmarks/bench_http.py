@@ -64,7 +64,7 @@ from benchmarks.clients import (
     troupe_protocol_option,
 )
 from benchmarks.servers import http_server
-from benchmarks.stats import Figures, Settings, median, progress, write_report
+from benchmarks.stats import Figures, Settings, add_subset_option, median, progress, write_report
 
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "http.json"
 SERVERS = {
@@ -355,18 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a CI-size run")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write all figures")
-    parser.add_argument(
-        "--clients",
-        type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
-        default=CLIENTS,
-        help=f"comma-separated subset of {','.join(CLIENTS + OPTIONAL_CLIENTS)}",
-    )
-    parser.add_argument(
-        "--servers",
-        type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
-        default=(*SERVERS, "modern"),
-        help=f"comma-separated subset of {','.join((*SERVERS, 'modern'))}",
-    )
+    add_subset_option(parser, "--clients", CLIENTS + OPTIONAL_CLIENTS, default=CLIENTS)
+    add_subset_option(parser, "--servers", (*SERVERS, "modern"))
     args = parser.parse_args(argv)
     settings = Settings.quick() if args.quick else Settings()
     figures = Figures()

@@ -55,7 +55,7 @@ from benchmarks.clients import (
     TroupeSharedClient,
 )
 from benchmarks.servers import cpu_hog, echo_command, sdk_command
-from benchmarks.stats import Figures, Settings, percentile, progress, write_report
+from benchmarks.stats import Figures, Settings, add_subset_option, percentile, progress, write_report
 
 CLIENTS = ("troupe", "troupe_shared", "sdk", "raw")
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "stdio.json"
@@ -200,15 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a CI-size run")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write all figures")
-    parser.add_argument(
-        "--clients",
-        type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
-        default=CLIENTS,
-        help=f"comma-separated subset of {','.join(CLIENTS)}",
-    )
+    add_subset_option(parser, "--clients", CLIENTS)
     args = parser.parse_args(argv)
-    if unknown := set(args.clients) - set(CLIENTS):
-        parser.error(f"unknown clients: {', '.join(sorted(unknown))}")
     settings = Settings.quick() if args.quick else Settings()
     figures = Figures()
     asyncio.run(run_group(figures, settings, args.clients))

@@ -7,6 +7,7 @@ line per figure, ``name value unit``; every round's value is kept for the JSON r
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import math
@@ -235,3 +236,26 @@ def write_report(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     progress(f"wrote {path}")
+
+
+def add_subset_option(
+    parser: argparse.ArgumentParser,
+    flag: str,
+    choices: Sequence[str],
+    default: Sequence[str] | None = None,
+) -> None:
+    """Add ``flag``: a comma-separated subset of ``choices`` (``default``: all of them); a name that is not
+    one of them is an argument error naming it."""
+
+    def parse(text: str) -> tuple[str, ...]:
+        names = tuple(name.strip() for name in text.split(",") if name.strip())
+        if unknown := set(names) - set(choices):
+            raise argparse.ArgumentTypeError(f"unknown: {', '.join(sorted(unknown))}")
+        return names
+
+    parser.add_argument(
+        flag,
+        type=parse,
+        default=tuple(choices if default is None else default),
+        help=f"comma-separated subset of {','.join(choices)}",
+    )
