@@ -115,24 +115,36 @@ def test_a_call_and_its_answer_cost_a_bounded_number_of_our_function_calls() -> 
     )
 
 
+def count_wakeups(loop: asyncio.AbstractEventLoop) -> list[Any]:
+    """Record every ``call_soon_threadsafe`` of ``loop`` (a wake-up of it from another thread)."""
+    wakeups: list[Any] = []
+    original = loop.call_soon_threadsafe
+
+    def counted(callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        wakeups.append(callback)
+        return original(callback, *args, **kwargs)
+
+    loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+    return wakeups
+
+
+def call_and_answer(lane: Any, wire: Any, loop: asyncio.AbstractEventLoop) -> list[LoopReply]:
+    """Make CALLS calls awaited on ``loop``, then hand the lane all their answers in one read."""
+    replies = [LoopReply(loop) for _ in range(CALLS)]
+    for reply in replies:
+        lane.call("echo", {"text": "x"}, reply, CONTEXT)
+    lane.receive(answers(wire.frames))
+    return replies
+
+
 def test_one_read_of_many_answers_wakes_the_callers_loop_once() -> None:
     # The caller awaits on a loop of its own (Troupe.acall); the answers arrive on another thread.
     wire = Wire()
     lane = make_lane(wire)
     loop = asyncio.new_event_loop()
     try:
-        wakeups: list[Any] = []
-        original = loop.call_soon_threadsafe
-
-        def counted(callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-            wakeups.append(callback)
-            return original(callback, *args, **kwargs)
-
-        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
-        replies = [LoopReply(loop) for _ in range(CALLS)]
-        for reply in replies:
-            lane.call("echo", {"text": "x"}, reply, CONTEXT)
-        lane.receive(answers(wire.frames))
+        wakeups = count_wakeups(loop)
+        replies = call_and_answer(lane, wire, loop)
         assert len(wakeups) == 1
         loop.run_until_complete(asyncio.sleep(0))
         assert all(reply.future.done() and reply.future.result()[1] == CONTEXT for reply in replies)
@@ -147,18 +159,8 @@ def test_answers_read_on_the_callers_own_loop_need_no_wakeup() -> None:
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        wakeups: list[Any] = []
-        original = loop.call_soon_threadsafe
-
-        def counted(callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-            wakeups.append(callback)
-            return original(callback, *args, **kwargs)
-
-        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
-        replies = [LoopReply(loop) for _ in range(CALLS)]
-        for reply in replies:
-            lane.call("echo", {"text": "x"}, reply, CONTEXT)
-        lane.receive(answers(wire.frames))
+        wakeups = count_wakeups(loop)
+        replies = call_and_answer(lane, wire, loop)
         assert wakeups == []
         assert all(reply.future.done() for reply in replies)
         results = await asyncio.gather(*(reply.future for reply in replies))
