@@ -34,18 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from mcp_troupe.policy.injection import _DATA_KEYWORDS, _TEXT_KEYWORDS, Finding, _data_strings, scan_strings
-from mcp_troupe.policy.schema import (
-    _ONE_SUBSCHEMA,
-    _SUBSCHEMA_LIST,
-    _SUBSCHEMA_MAP,
-    MAX_DEPTH,
-    MAX_NODES,
-    _check_node,
-    _join,
-    _short,
-    _Walk,
-    check_input_schema,
-)
+from mcp_troupe.policy.schema import MAX_NODES, _Walk, _walk, check_input_schema
 
 __all__ = ["SchemaChecks", "schema_checks"]
 
@@ -140,37 +129,15 @@ def _schema_checks(schema: Mapping[str, Any]) -> SchemaChecks:
 def walk_schema(root: dict[str, Any]) -> tuple[_Walk, list[SchemaText]]:
     """The one walk of an ``inputSchema``: the schema check's findings and the texts the scan reads.
 
-    The subschema order, paths and stopping rules are those of ``schema._walk``, the texts those of
-    ``injection._schema_strings``. When the walk stops at its bounds (:data:`~mcp_troupe.policy.schema.
-    MAX_NODES`, :data:`~mcp_troupe.policy.schema.MAX_DEPTH`) the schema is rejected, and the texts so far
-    are not meaningful.
+    It is ``schema._walk`` itself, which collects, at each object subschema, the texts in
+    ``injection._schema_strings``' order. When the walk stops at its bounds (:data:`~mcp_troupe.policy.
+    schema.MAX_NODES`, :data:`~mcp_troupe.policy.schema.MAX_DEPTH`) the schema is rejected, and the texts
+    so far are not meaningful.
     """
-    found = _Walk()
     texts: list[SchemaText] = []
     budget = [MAX_NODES * 4]  # injection._schema_strings' budget of data strings
-    stack: list[tuple[object, str, int]] = [(root, _INPUT_ROOT, 0)]
-    visited = 0
-    while stack:
-        node, path, depth = stack.pop()
-        visited += 1
-        if visited > MAX_NODES:
-            found.problems.append(
-                f"{_INPUT_ROOT} has more than {MAX_NODES} subschemas; it is not checked further"
-            )
-            found.exceeded_bounds = True
-            return found, texts
-        if depth > MAX_DEPTH:
-            found.problems.append(f"{_INPUT_ROOT} nests deeper than {MAX_DEPTH} levels (at {_short(path)})")
-            found.exceeded_bounds = True
-            return found, texts
-        if not isinstance(node, dict):
-            # A boolean is a valid schema; anything else is left to the meta-schema to name.
-            if not isinstance(node, bool):
-                found.needs_meta_check = True
-            continue
-        _check_node(node, path, found, is_root=depth == 0, arrays_need_items=True)
 
-        # The scan's texts of this subschema, in injection._schema_strings' order.
+    def collect(node: Mapping[str, Any], path: str) -> None:
         for key in _TEXT_KEYWORDS:
             text = node.get(key)
             if isinstance(text, str):
@@ -185,23 +152,5 @@ def walk_schema(root: dict[str, Any]) -> tuple[_Walk, list[SchemaText]]:
                 for where, text in _data_strings(node[key], f"{path}.{key}", budget):
                     texts.append((where, text, False))
 
-        # Children in schema.child_schemas' order, pushed reversed so that they pop in document order.
-        children: list[tuple[object, str]] = []
-        for key, value in node.items():
-            if key in _ONE_SUBSCHEMA or (key == "items" and not isinstance(value, list)):
-                children.append((value, _join(path, key)))
-            elif (key == "items" or key in _SUBSCHEMA_LIST) and isinstance(value, list):
-                # draft-07 and 2019-09 allow a list of schemas under items (tuple form).
-                where = _join(path, key)
-                children.extend((item, _join(where, index)) for index, item in enumerate(value))
-            elif key in _SUBSCHEMA_MAP and isinstance(value, dict):
-                where = _join(path, key)
-                children.extend((item, _join(where, name)) for name, item in value.items())
-            elif key == "dependencies" and isinstance(value, dict):
-                # draft-07: a schema or a list of property names each; only schemas are subschemas.
-                where = _join(path, key)
-                children.extend(
-                    (item, _join(where, name)) for name, item in value.items() if isinstance(item, dict)
-                )
-        stack.extend((child, child_path, depth + 1) for child, child_path in reversed(children))
+    found = _walk(root, _INPUT_ROOT, arrays_need_items=True, visit=collect)
     return found, texts

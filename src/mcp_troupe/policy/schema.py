@@ -355,8 +355,18 @@ def child_schemas(node: Mapping[str, Any], path: str) -> Iterator[tuple[object, 
                     yield item, _join(_join(path, key), name)
 
 
-def _walk(root: Mapping[str, Any], root_path: str, *, arrays_need_items: bool) -> _Walk:
-    """Walk every subschema (iteratively, within bounds), noting faults and whether the fast path holds."""
+def _walk(
+    root: Mapping[str, Any],
+    root_path: str,
+    *,
+    arrays_need_items: bool,
+    visit: Callable[[Mapping[str, Any], str], None] | None = None,
+) -> _Walk:
+    """Walk every subschema (iteratively, within bounds), noting faults and whether the fast path holds.
+
+    ``visit`` is called with each object subschema and its path, in document order, after its check: how
+    the policy pass gathers the texts the injection scan reads in this same walk (``policy/definition.py``).
+    """
     found = _Walk()
     stack: list[tuple[object, str, int]] = [(root, root_path, 0)]
     visited = 0
@@ -379,6 +389,8 @@ def _walk(root: Mapping[str, Any], root_path: str, *, arrays_need_items: bool) -
                 found.needs_meta_check = True
             continue
         _check_node(node, path, found, is_root=depth == 0, arrays_need_items=arrays_need_items)
+        if visit is not None:
+            visit(node, path)
         children = list(child_schemas(node, path))
         # Reversed so that the stack pops them, and reports their faults, in document order.
         stack.extend((child, child_path, depth + 1) for child, child_path in reversed(children))
