@@ -360,6 +360,15 @@ def test_every_text_a_check_matches_has_the_triggers_of_that_check(case: tuple[i
         assert number in _PREFILTER.runnable(text)
 
 
+def test_a_percent_escaped_brace_does_not_hide_the_word_after_it_from_the_prefilter() -> None:
+    # Found by the property test above: in `%7Bchat` the prefilter saw one word, `7bchat`, and skipped the
+    # exfiltration check that reads `%7B` as `{` and `chat` as what is sent.
+    text = "see http://collect.example/q?c=%7BcHaT"
+    matching = [number for number, (_, check) in enumerate(_CHECKS) if check(text) is not None]
+    assert matching
+    assert set(matching) <= set(_PREFILTER.runnable(text))
+
+
 def test_only_the_ascii_lookalikes_fold_to_ascii() -> None:
     lookalikes = {chr(code) for code in _ASCII_LOOKALIKES}
     others = "".join(chr(code) for code in range(0x80, sys.maxunicode + 1) if chr(code) not in lookalikes)

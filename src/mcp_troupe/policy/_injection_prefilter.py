@@ -44,6 +44,9 @@ def _inflected(verbs: str) -> str:
 # U+212A lower-cases to one (test_only_the_ascii_lookalikes_fold_to_ascii checks every code point).
 _ASCII_LOOKALIKES: Final = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 _WORD: Final = re.compile(r"[a-z0-9]+")
+_PERCENT_ESCAPE: Final = re.compile(r"%[0-9a-f]{2}")
+"""A URL's percent-escape: ``%7Bchat`` is the word ``chat`` to a check (``%7B`` is ``{``), but one word
+``7bchat`` to :data:`_WORD`."""
 
 
 def _folded(text: str) -> str:
@@ -93,7 +96,10 @@ class _Prefilter:
         # breaks) is one space, so that a fragment of several words is found whatever separates them.
         folded = " ".join(_folded(text).split())
         present: set[int] = set()
-        for word in self._words.intersection(_WORD.findall(folded)):
+        words = set(_WORD.findall(folded))
+        if "%" in folded:
+            words.update(_WORD.findall(_PERCENT_ESCAPE.sub(" ", folded)))
+        for word in self._words.intersection(words):
             present.update(self._groups_by_word[word])
         if self._any_fragment.search(folded) is not None:
             for fragment, groups in self._groups_by_fragment:
