@@ -32,6 +32,11 @@ pinned to ``2026-07-28`` and ``troupe`` runs with ``ServerConfig(protocol="2026-
 mcp-troupe has that option (else the figure is skipped, with a problem line saying so). Each is measured
 beside its legacy twin on the same server in the same rounds (``sdk_legacy``: ``mode="legacy"``;
 ``troupe_legacy``: ``protocol="2025-11-25"``), so ``ratio_<client>_legacy`` compares neighbours in time.
+Its sequential figures come from paired rounds (three times the usual number, at least 7; twins side by
+side, the order reversed every other round): ``ratio_<client>_legacy`` is the median of the rounds' own
+ratios, with ``.q1``/``.q3`` (the spread) and ``.rounds_below_1`` (the share of rounds the modern twin was
+cheaper) beside it; ``seq.server_cpu.<client>`` is the server's CPU per call (``/proc``), which says how
+much of a p50 difference is the server's.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import sys
 import time
 from contextlib import AsyncExitStack
@@ -64,7 +70,16 @@ from benchmarks.clients import (
     troupe_protocol_option,
 )
 from benchmarks.servers import http_server
-from benchmarks.stats import Figures, Settings, add_subset_option, median, progress, write_report
+from benchmarks.stats import (
+    Figures,
+    Settings,
+    add_subset_option,
+    median,
+    percentile,
+    progress,
+    ratio,
+    write_report,
+)
 
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "http.json"
 SERVERS = {
@@ -333,22 +348,95 @@ async def measure_modern(figures: Figures, settings: Settings, names: tuple[str,
                                 clients.append(TroupeAcallClient(troupe))
                         except Exception as exc:
                             figures.problem(f"{prefix}.{name} skipped: {type(exc).__name__}: {exc}")
+                # Sequential calls in paired rounds first (what the era ratios are made of), then the
+                # in-flight figures as every group measures them.
+                await measure_paired_rounds(clients, figures, prefix, settings, server.pid)
                 await measure_rounds(
                     clients, figures, prefix, repeat=settings.repeat, calls=settings.http_calls // 3,
                     warmup=min(settings.warmup, 50), inflight=settings.http_inflight,
-                    total=settings.http_total // 2, deadline=settings.deadline,
+                    total=settings.http_total // 2, deadline=settings.deadline, sequential=False,
                 )  # fmt: skip
     except Exception as exc:
         detail = exc.exceptions[0] if isinstance(exc, ExceptionGroup) else exc
         figures.problem(f"{prefix}: error: {type(detail).__name__}: {detail}")
-    # Per call, the modern era against the legacy one on the same server (the issue: at least as fast).
+    # Per call, the modern era against the legacy one on the same server (the issue: at least as fast): the
+    # median of the rounds' own ratios, and its spread, so that one slow round cannot decide it.
     for client in ("troupe", "sdk"):
-        for figure in ("seq.p50", "seq.p99", "seq.cpu"):
-            figures.add_ratio(
-                f"{prefix}.{figure}.ratio_{client}_legacy",
-                f"{prefix}.{figure}.{client}",
-                f"{prefix}.{figure}.{client}_legacy",
-            )
+        for figure in ("seq.p50", "seq.p99", "seq.cpu", "seq.server_cpu"):
+            name = f"{prefix}.{figure}.ratio_{client}_legacy"
+            paired = figures.runs.get(f"{name}.rounds")
+            if not paired:
+                continue
+            figures.derive(name, median(paired), "x")
+            figures.derive(f"{name}.q1", percentile(paired, 0.25), "x")
+            figures.derive(f"{name}.q3", percentile(paired, 0.75), "x")
+            figures.derive(f"{name}.rounds_below_1", sum(r < 1.0 for r in paired) / len(paired), "x")
+
+
+def paired_rounds(settings: Settings) -> int:
+    """Rounds of the era pairs: three times the usual (at least 7), so that noise cannot flip the ratio."""
+    return max(7, settings.repeat * 3)
+
+
+def process_cpu(pid: int) -> float | None:
+    """Seconds of CPU (user + system) process ``pid`` has used, from ``/proc``; None where there is none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+async def measure_paired_rounds(
+    clients: list[Any], figures: Figures, prefix: str, settings: Settings, server_pid: int
+) -> None:
+    """Sequential calls of every client, each era twin right beside the other, in rounds.
+
+    Each round measures the clients in a list where ``<client>`` and ``<client>_legacy`` are neighbours,
+    reversed every other round (so neither twin always goes first), and records per client the p50, p99
+    and client CPU per call (this process's CPU: the server runs in its own) and the server's CPU per call;
+    per twin pair it records the round's own modern/legacy ratios (``...ratio_<client>_legacy.rounds``).
+    """
+    calls = max(50, settings.http_calls // 3)
+    warmup = 20  # opens the connection again after the others' turn (idle connections expire after 2 s)
+    order = sorted(clients, key=lambda client: (client.name.removesuffix("_legacy"), client.name))
+    failed: set[str] = set()
+    for round_number in range(paired_rounds(settings)):
+        progress(f"{prefix}: paired round {round_number + 1} of {paired_rounds(settings)}")
+        measured: dict[str, dict[str, float]] = {}
+        for client in order if round_number % 2 == 0 else order[::-1]:
+            if client.name in failed:
+                continue
+            try:
+                gc.collect()
+                await client.sequential(warmup, time.monotonic() + settings.deadline)
+                server_started = process_cpu(server_pid)
+                cpu_started = time.process_time()
+                latencies = await client.sequential(calls, time.monotonic() + settings.deadline)
+                cpu = (time.process_time() - cpu_started) / calls * 1e6
+                server_ended = process_cpu(server_pid)
+            except Exception as exc:
+                figures.problem(f"{prefix}.{client.name} aborted: {type(exc).__name__}: {exc}")
+                failed.add(client.name)
+                continue
+            values = {
+                "seq.p50": percentile(latencies, 0.50) / 1000,
+                "seq.p99": percentile(latencies, 0.99) / 1000,
+                "seq.cpu": cpu,
+            }
+            if server_started is not None and server_ended is not None:
+                values["seq.server_cpu"] = (server_ended - server_started) / calls * 1e6
+            for figure, value in values.items():
+                figures.add(f"{prefix}.{figure}.{client.name}", value, "us")
+            measured[client.name] = values
+        for client in ("troupe", "sdk"):
+            modern_values, legacy_values = measured.get(client), measured.get(f"{client}_legacy")
+            if modern_values is None or legacy_values is None:
+                continue
+            for figure, value in modern_values.items():
+                paired = ratio(value, legacy_values.get(figure))
+                if paired is not None:
+                    figures.add(f"{prefix}.{figure}.ratio_{client}_legacy.rounds", paired, "x")
 
 
 def main(argv: list[str] | None = None) -> int:

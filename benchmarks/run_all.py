@@ -118,6 +118,12 @@ def http_targets(settings: Settings) -> list[Target]:
             1.0,
             origin="http",
         ),
+        Target(
+            "modern era client CPU <= legacy",
+            "http.sdkserver.modern.seq.cpu.ratio_troupe_legacy",
+            1.0,
+            origin="http",
+        ),
         # Issue #13: "a modern call costs no more than a legacy one", same server, one run.
         *(
             Target(

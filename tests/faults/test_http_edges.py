@@ -746,6 +746,32 @@ def test_the_protocol_version_header_follows_the_handshake_and_is_absent_on_init
 
 
 @pytest.mark.timeout(30)
+def test_repeated_calls_reuse_the_merged_post_headers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcp_troupe.actors.http_connection import HttpConnection
+
+    merged: list[bool] = []
+    original = HttpConnection._merge_post_headers
+
+    def counted(self: HttpConnection, with_session: bool, token: str | None, extra: Any) -> Any:
+        merged.append(with_session)
+        return original(self, with_session, token, extra)
+
+    monkeypatch.setattr(HttpConnection, "_merge_post_headers", counted)
+    fake = FakeMcp()
+    with scripted(fake) as server, http_troupe(server.url) as troupe:
+        ready(troupe)
+        before = len(merged)
+        for number in range(5):
+            assert troupe.call("mcp__edge__echo", {"n": number}).text == f"echo: {{'n': {number}}}"
+    # Issue #13: the POST's headers are merged once per connection state, not copied and merged per call;
+    # every call still carried the session and the version (the cache follows the session, see expiry).
+    assert len(merged) - before <= 1
+    calls = server.requests("POST", "tools/call")
+    assert [seen.headers.get("mcp-session-id") for seen in calls] == ["s-1"] * 5
+    assert all(seen.headers.get("mcp-protocol-version") == "2025-06-18" for seen in calls)
+
+
+@pytest.mark.timeout(30)
 def test_no_protocol_version_header_when_the_server_speaks_2025_03_26() -> None:
     fake = FakeMcp(version="2025-03-26")
     with scripted(fake) as server, http_troupe(server.url) as troupe:

@@ -144,3 +144,30 @@ def test_a_modern_answer_without_or_with_a_complete_result_type_is_answered() ->
         frame = json.dumps({"jsonrpc": "2.0", "id": pending.request_id, "result": bad}).encode()
         (event,) = made.receive(frame, 0.0)
         assert isinstance(event, Invalid), event
+
+
+def test_a_complete_modern_answer_takes_the_legacy_fast_path(monkeypatch: Any) -> None:
+    # Issue #13: a modern call's common answer is read as cheaply as a legacy one, without the general
+    # message path; anything else (another resultType, an error) still goes through it.
+    from mcp_troupe.protocol.engine import Answered, Invalid
+
+    made = engine()
+    general = made._on_message
+    taken: list[object] = []
+
+    def counted(message: Any, now: float) -> Any:
+        taken.append(message)
+        return general(message, now)
+
+    monkeypatch.setattr(made, "_on_message", counted)
+    for result in ({"content": []}, {"resultType": "complete", "_meta": {"x": 1}}):
+        pending, _ = made.request("tools/call", {"name": "echo"}, None, now=0.0, timeout=1.0)
+        frame = json.dumps({"jsonrpc": "2.0", "id": pending.request_id, "result": result}).encode()
+        (event,) = made.receive(frame, 0.0)
+        assert isinstance(event, Answered) and event.pending is pending and event.result == result
+        assert pending.request_id not in made.pending
+    assert taken == []
+    pending, _ = made.request("tools/call", {"name": "echo"}, None, now=0.0, timeout=1.0)
+    frame = json.dumps({"jsonrpc": "2.0", "id": pending.request_id, "result": {"resultType": 7}}).encode()
+    (event,) = made.receive(frame, 0.0)
+    assert isinstance(event, Invalid) and len(taken) == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,6 +14,7 @@ from mcp_troupe.protocol.http1 import (
     ProtocolError,
     ResponseHead,
     ResponseParser,
+    _find_blank_line,
     encode_head,
     is_valid_header,
 )
@@ -319,3 +322,54 @@ def test_arbitrary_bytes_after_a_valid_head_raise_nothing_but_protocol_errors(da
             parser.feed_eof()
         except ProtocolError:
             pass
+
+
+# ---- the head's scans against their regular-expression definitions -----------------------------------------
+
+# The definitions the faster bytes scans replaced (RFC 9112 §2.2, §5), kept here as the oracle.
+_BLANK_LINE_DEFINITION = re.compile(rb"\r?\n\r?\n")
+_FORBIDDEN_DEFINITION = re.compile(rb"\x00|\r(?!\n)")
+_FIELD_DEFINITION = re.compile(r"([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*(.*?)[ \t]*")
+_head_bytes = st.lists(
+    st.sampled_from([b"a", b":", b" ", b"\t", b"\r", b"\n", b"\r\n", b"\x00"]), max_size=40
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_head_bytes, st.booleans())
+def test_the_end_of_a_head_is_found_where_the_definition_puts_it(pieces: list[bytes], empty: bool) -> None:
+    buffer = b"".join(pieces)
+    match = _BLANK_LINE_DEFINITION.search(buffer)
+    expected = (match.start(), match.end()) if match is not None else (-1, 0)
+    if empty and buffer[:2] == b"\r\n":
+        expected = (0, 2)
+    elif empty and buffer[:1] == b"\n":
+        expected = (0, 1)
+    assert _find_blank_line(buffer, allow_empty=empty) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([b"X-A: b", b"\r", b"\n", b"\r\n", b"\x00", b" c"]), max_size=12))
+def test_a_head_is_refused_for_nul_or_a_bare_cr_exactly_as_defined(pieces: list[bytes]) -> None:
+    block = b"HTTP/1.1 200 OK\r\n" + b"".join(pieces)
+    raw = block + b"\r\nContent-Length: 0\r\n\r\n"
+    head = raw[: _find_blank_line(raw)[0]]
+    try:
+        ResponseParser().feed(raw)
+    except ProtocolError as exc:
+        refused = "control character" in str(exc)
+    else:
+        refused = False
+    assert refused == (_FORBIDDEN_DEFINITION.search(head) is not None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.from_regex(r"[ \t]{0,3}[!-~]([ -~\t]{0,20}[!-~])?[ \t]{0,3}|[ \t]{0,4}", fullmatch=True))
+def test_a_header_value_loses_exactly_its_surrounding_whitespace(value: str) -> None:
+    line = f"X-Value:{value}"
+    defined = _FIELD_DEFINITION.fullmatch(line)
+    assert defined is not None
+    raw = f"HTTP/1.1 200 OK\r\n{line}\r\nContent-Length: 0\r\n\r\n".encode("latin-1")
+    (head, end) = ResponseParser().feed(raw)
+    assert isinstance(head, ResponseHead) and end is END
+    assert head.headers.get("x-value") == defined.group(2)

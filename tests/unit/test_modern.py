@@ -173,3 +173,40 @@ def test_discover_results_are_checked() -> None:
         modern.parse_discover_result({"capabilities": {}}, "2026-07-28")
     with pytest.raises(ProtocolError):
         modern.parse_discover_result({"supportedVersions": ["x"]}, "2026-07-28")
+
+
+def test_the_same_method_name_and_version_give_the_same_read_only_headers() -> None:
+    # Issue #13: the transport merges these once per mapping, not on every call (see HttpConnection).
+    params = {"name": "get_weather", "arguments": {"city": "Oslo"}}
+    first = modern.request_headers("tools/call", params, "2026-07-28")
+    again = modern.request_headers("tools/call", {"name": "get_weather"}, "2026-07-28")
+    assert again is first
+    with pytest.raises(TypeError):
+        first["Mcp-Name"] = "other"  # type: ignore[index]
+    assert modern.request_headers("tools/call", {"name": "other"}, "2026-07-28")["Mcp-Name"] == "other"
+    assert modern.request_headers("tools/call", params, "2026-08-01")["MCP-Protocol-Version"] == "2026-08-01"
+
+
+def test_a_long_name_is_encoded_all_the_same_and_not_kept() -> None:
+    name = "é" * 300
+    headers = modern.request_headers("resources/read", {"uri": name}, "2026-07-28")
+    assert decode_header(headers["Mcp-Name"]) == name
+    assert modern.request_headers("resources/read", {"uri": name}, "2026-07-28") is not headers
+
+
+def test_declared_parameter_headers_are_a_new_mapping_beside_the_shared_one() -> None:
+    declared = (modern.ParamHeader("Region", ("region",)),)
+    params = {"name": "route", "arguments": {"region": "eu-west"}}
+    shared = modern.request_headers("tools/call", params, "2026-07-28")
+    mirrored = modern.request_headers("tools/call", params, "2026-07-28", declared)
+    assert mirrored == {**shared, "Mcp-Param-Region": "eu-west"}
+    assert "Mcp-Param-Region" not in shared
+    # Declared but absent, or arguments that are not an object: nothing mirrored.
+    assert (
+        modern.request_headers("tools/call", {"name": "route", "arguments": {}}, "2026-07-28", declared)
+        == shared
+    )
+    assert (
+        modern.request_headers("tools/call", {"name": "route", "arguments": 3}, "2026-07-28", declared)
+        == shared
+    )

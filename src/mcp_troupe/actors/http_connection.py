@@ -49,6 +49,8 @@ import asyncio
 import json
 import logging
 import ssl
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, assert_never
 
 import anyio
@@ -118,6 +120,8 @@ MAX_DELETE_TIMEOUT = 5.0
 # How long the requests after the handshake wait for the server to answer the GET stream (see _post): a
 # server that answers it at once costs one round trip; one that holds its headers back costs at most this.
 GET_GATE_SECONDS = 0.5
+# Merged POST headers kept (see _post_headers): a handful of states times the lane's distinct extras.
+MAX_CACHED_POST_HEADERS = 256
 
 
 class _SetVersion:
@@ -188,6 +192,10 @@ class HttpConnection:
         self._delete_timeout = MIN_DELETE_TIMEOUT
         # headers() without a token, by (accept, with session, session id, protocol version).
         self._headers_by_state: dict[tuple[str, bool, str | None, str | None], dict[str, str]] = {}
+        # A POST's merged headers by (with session, session id, protocol version, id of the lane's extra).
+        self._post_headers_by_state: dict[
+            tuple[bool, str | None, str | None, int], tuple[Mapping[str, str], dict[str, str]]
+        ] = {}
 
         # Writes from the session thread are queued here and applied by one loop callback per burst.
         self._out: WriteQueue[tuple[bytes, Outgoing] | _SetVersion] = WriteQueue(runtime.loop, self._flush)
@@ -404,6 +412,45 @@ class HttpConnection:
             return dict(cached)
         return self._build_headers(accept, with_session, token, method)
 
+    def _post_headers(
+        self, with_session: bool, token: str | None, extra: Mapping[str, str]
+    ) -> dict[str, str]:
+        """A POST's headers: the connection's, ``Content-Type``, and the lane's per-request ``extra``.
+
+        Without a token they depend only on the connection's state and on ``extra``, which for most requests
+        is the same read-only mapping call after call (none for a legacy request; the method and name
+        headers of a modern one, see :func:`mcp_troupe.protocol.modern.request_headers`). Those are merged
+        once and the dict is reused as is (nobody writes to it), instead of copied and merged on every call:
+        a modern call's extra headers were a dict copy and a merge dearer than a legacy call (issue #13).
+        """
+        is_shared = not extra or type(extra) is MappingProxyType
+        if is_shared and (token is None or self.auth is None):
+            # The mapping itself is kept beside the merged dict, so its id cannot be reused meanwhile.
+            key = (
+                with_session and not self._is_modern,
+                self._session_id,
+                self._protocol_version,
+                id(extra) if extra else 0,
+            )
+            cached = self._post_headers_by_state.get(key)
+            if cached is not None and (not extra or cached[0] is extra):
+                return cached[1]
+            headers = self._merge_post_headers(with_session, None, extra)
+            if len(self._post_headers_by_state) >= MAX_CACHED_POST_HEADERS:
+                self._post_headers_by_state.clear()
+            self._post_headers_by_state[key] = (extra, headers)
+            return headers
+        return self._merge_post_headers(with_session, token, extra)
+
+    def _merge_post_headers(
+        self, with_session: bool, token: str | None, extra: Mapping[str, str]
+    ) -> dict[str, str]:
+        headers = self.headers(ACCEPT_POST, with_session=with_session, token=token)
+        headers["Content-Type"] = "application/json"
+        if extra:
+            headers.update(extra)
+        return headers
+
     def _build_headers(
         self, accept: str, with_session: bool, token: str | None, method: str
     ) -> dict[str, str]:
@@ -618,10 +665,7 @@ class HttpConnection:
         is_initialize = request is not None and request.method == proto.INITIALIZE
         # spec: 2025-06-18 transports — a new session starts with an InitializeRequest *without* a session id;
         # the protocol-version header belongs to requests after the handshake.
-        headers = self.headers(ACCEPT_POST, with_session=not is_initialize, token=token)
-        headers["Content-Type"] = "application/json"
-        if outgoing.headers:
-            headers.update(outgoing.headers)
+        headers = self._post_headers(not is_initialize, token, outgoing.headers)
         sent_session_id = headers.get(SESSION_HEADER)
         try:
             async with client.stream("POST", self.url, content=frame, headers=headers) as response:

@@ -475,10 +475,15 @@ class RequestEngine:
             elif self._memo_ids:
                 messages = [self._decode_page(frame)]
             else:
-                # The common frame, one answer: no list around it, and a legacy result read here.
+                # The common frame, one answer: no list around it, and a complete result read here: a
+                # legacy one, or a modern one whose resultType is absent or "complete" (spec: 2026-07-28
+                # basic/index; _on_result answers both the same way, a modern call at no extra cost).
                 message = jsonrpc.decode(frame)
                 self._bad_in_a_row = 0
-                if type(message) is Response and not self._is_modern:
+                if type(message) is Response and (
+                    not self._is_modern
+                    or message.result.get("resultType", modern.COMPLETE) == modern.COMPLETE
+                ):
                     pending = self.pending.get(message.id)
                     if pending is not None and not pending.is_task:  # (a task's answer: the general path)
                         del self.pending[message.id]

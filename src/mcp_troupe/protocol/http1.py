@@ -42,13 +42,11 @@ _TOKEN_TEXT = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 # RFC 9110 §5.5: field values are visible characters, spaces and tabs (obs-text allowed on receipt).
 _BAD_VALUE_TEXT = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _STATUS_LINE_TEXT = re.compile(r"HTTP/1\.([01]) ([0-9]{3})(?: (.*))?")
-# A field line: a token, a colon, optional whitespace, the value, optional whitespace (RFC 9112 §5).
-_FIELD_LINE = re.compile(r"([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*(.*?)[ \t]*")
-# NUL anywhere, or CR other than before LF: never part of a valid head (RFC 9112 §2.2).
-_FORBIDDEN_IN_HEAD = re.compile(rb"\x00|\r(?!\n)")
+# A field line: a token, a colon, optional whitespace, the value (RFC 9112 §5); the value's trailing
+# whitespace is stripped after the match. Greedy: a lazy value with a trailing [ \t]* tried the end of the
+# line at every character, and this runs for every header of every answer.
+_FIELD_LINE = re.compile(r"([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*(.*)")
 _HEX = re.compile(rb"[0-9A-Fa-f]{1,16}")
-# The end of a header block: the line end of its last line, then an empty line (CRLF or bare LF each).
-_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 
 
 class ProtocolError(ValueError):
@@ -322,7 +320,9 @@ class ResponseParser:
         """Parse a status line and headers; None (and stay in the head state) for an interim 1xx."""
         # One decode and one regex per line: this runs for every answer of every call. Latin-1 maps bytes
         # to code points one to one, so the checks below see exactly what was received.
-        if _FORBIDDEN_IN_HEAD.search(block) is not None:
+        # NUL anywhere, or CR other than before LF: never part of a valid head (RFC 9112 §2.2). Counted by
+        # bytes methods (each CRLF holds one CR): a regex search tried both at every byte of every head.
+        if b"\x00" in block or block.count(b"\r") != block.count(b"\r\n"):
             raise ProtocolError("a control character (NUL, or CR without LF) in the response head")
         lines = block.decode("latin-1").split("\n")
         status_line = lines[0].rstrip("\r")
@@ -343,7 +343,7 @@ class ResponseParser:
                     raise ProtocolError("obsolete line folding in the response headers")
                 raise ProtocolError(f"malformed header line {line[:60]!r}")
             name, value = field.groups()
-            add(name.lower(), value)
+            add(name.lower(), value.rstrip(" \t"))
         if status < 200:
             if status == 101:
                 raise ProtocolError("the server switched protocols (101), which was never asked for")
@@ -392,7 +392,15 @@ def _find_blank_line(buffer: bytes, *, allow_empty: bool = False) -> tuple[int, 
             return 0, 2
         if buffer[:1] == b"\n":
             return 0, 1
-    match = _BLANK_LINE.search(buffer)
-    if match is None:
+    # The end of a header block: the line end of its last line, then an empty line (CRLF or bare LF each),
+    # that is the first LF followed by an optional CR and another LF. Found with bytes.find, which a regex
+    # search (trying a match at every byte of the head) cost several times over.
+    crlf = buffer.find(b"\n\r\n")
+    lf = buffer.find(b"\n\n", 0, crlf + 2 if crlf >= 0 else len(buffer))
+    if lf >= 0 and (crlf < 0 or lf < crlf):
+        newline, after = lf, lf + 2
+    elif crlf >= 0:
+        newline, after = crlf, crlf + 3
+    else:
         return -1, 0
-    return match.start(), match.end()
+    return (newline - 1 if newline and buffer[newline - 1] == 0x0D else newline), after

@@ -16,6 +16,7 @@ import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from mcp_troupe.errors import ProtocolError
@@ -289,27 +290,50 @@ def request_headers(
     params: Mapping[str, Any] | None,
     version: str,
     declared: tuple[ParamHeader, ...] = (),
-) -> dict[str, str]:
-    """The headers a modern HTTP request carries besides the transport's own.
+) -> Mapping[str, str]:
+    """The headers a modern HTTP request carries besides the transport's own (a read-only mapping).
 
     spec: 2026-07-28 streamable-http — ``MCP-Protocol-Version`` (equal to the ``_meta`` version),
     ``Mcp-Method`` on every request, ``Mcp-Name`` on tools/call, resources/read and prompts/get, and
     ``Mcp-Param-<Name>`` for each declared argument that is present and not null.
+
+    Without declared argument headers the result depends on the method, the name and the version only:
+    the same read-only mapping comes back for the same three (issue #13: a modern call must cost no more
+    than a legacy one, and these were built anew on every call), so the transport may cache by identity
+    what it derives from them.
     """
-    headers = {"MCP-Protocol-Version": version, "Mcp-Method": encode_header_value(method)}
     name_key = NAMED_METHODS.get(method)
+    name: object = None
     if name_key is not None and params is not None:
         name = params.get(name_key)
-        if isinstance(name, str):
-            headers["Mcp-Name"] = encode_header_value(name)
-    if declared and params is not None:
-        arguments = params.get("arguments")
-        if isinstance(arguments, Mapping):
-            for header in declared:
-                text = _argument_text(arguments, header.path)
-                if text is not None:
-                    headers[f"Mcp-Param-{header.name}"] = encode_header_value(text)
+    if not isinstance(name, str):
+        name = None
+    if name is None or len(name) <= _CACHED_HEADER_CHARS:
+        fixed = _cached_fixed_headers(method, name, version)
+    else:
+        fixed = _fixed_headers(method, name, version)
+    if not declared or params is None:
+        return fixed
+    arguments = params.get("arguments")
+    if not isinstance(arguments, Mapping):
+        return fixed
+    headers = dict(fixed)
+    for header in declared:
+        text = _argument_text(arguments, header.path)
+        if text is not None:
+            headers[f"Mcp-Param-{header.name}"] = encode_header_value(text)
     return headers
+
+
+def _fixed_headers(method: str, name: str | None, version: str) -> Mapping[str, str]:
+    headers = {"MCP-Protocol-Version": version, "Mcp-Method": encode_header_value(method)}
+    if name is not None:
+        headers["Mcp-Name"] = encode_header_value(name)
+    return MappingProxyType(headers)
+
+
+# Bounded like the encoded values: whatever a server names its tools or resources, at most this many kept.
+_cached_fixed_headers = functools.lru_cache(maxsize=_CACHED_HEADER_VALUES)(_fixed_headers)
 
 
 def _argument_text(arguments: Mapping[str, Any], path: tuple[str, ...]) -> str | None:
