@@ -37,7 +37,7 @@ from typing import Any, Final
 
 from mcp_troupe.search.embedding import Embedder, TokenEmbedder
 from mcp_troupe.search.intent import action_factor, need_actions, tool_action
-from mcp_troupe.search.lexicon import GROUPS, PHRASES, STOPWORDS
+from mcp_troupe.search.lexicon import GROUPS, PARTICLE_OBJECTS, PHRASES, STOPWORDS
 from mcp_troupe.search.spelling import Vocabulary
 
 __all__ = [
@@ -167,6 +167,7 @@ def _build_synonyms() -> dict[str, frozenset[str]]:
 
 _SYNONYMS: Final = _build_synonyms()
 _PHRASES: Final = sorted(PHRASES.items(), key=lambda item: -len(item[0]))
+_TWO_WORD_PHRASES: Final = frozenset(phrase for phrase in PHRASES if phrase.count(" ") == 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,8 +270,18 @@ class _Query:
 def parse_query(query: str) -> _Query:
     """The weighted terms of a need, grouped into concepts (one per word of the need or phrase)."""
     parsed = _Query()
-    text = " ".join(split_words(query))
-    padded = f" {text} "
+    words = split_words(query)
+    # A separated phrasal verb ("bring it back", "turn them off") is read as the phrase ("bring back").
+    words = [
+        word
+        for position, word in enumerate(words)
+        if not (
+            word in PARTICLE_OBJECTS
+            and 0 < position < len(words) - 1
+            and f"{words[position - 1]} {words[position + 1]}" in _TWO_WORD_PHRASES
+        )
+    ]
+    padded = f" {' '.join(words)} "
 
     def add(term: str, weight: float, concept: int) -> None:
         if weight > parsed.weights.get(term, 0.0):
