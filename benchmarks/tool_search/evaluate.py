@@ -1,10 +1,11 @@
 """Measure tool search: recall@k of the ranking against plain BM25 on labelled needs over the real corpus.
 
-    python -m benchmarks.tool_search.evaluate [--all] [--misses]
+    python -m benchmarks.tool_search.evaluate [--all | --tuning] [--misses]
 
 Reports recall@1/5/10 on the held-out half of the blind need set only (``--all`` adds its tuning half,
-the first, already seen, need set and the fresh tuning set, for work on the ranking; ``--misses`` lists
-the needs of those that missed at 5, never the held-out ones). The split is fixed by a hash of each
+the first, already seen, need set, the fresh tuning set and the third-round set, for work on the ranking;
+``--tuning`` reports those without ranking the held-out half at all; ``--misses`` lists the needs of those
+that missed at 5, never the held-out ones nor the third-round dev part). The split is fixed by a hash of each
 need's text, so adding needs never moves old ones between the parts.
 """
 
@@ -28,7 +29,10 @@ CORPUS = DATA / "tool_corpus.json.gz"
 NEEDS = DATA / "tool_search_needs.txt"
 BLIND_NEEDS = DATA / "tool_search_needs_blind.txt"
 FRESH_NEEDS = DATA / "tool_search_needs_fresh.txt"
+R3_NEEDS = DATA / "tool_search_needs_r3.txt"
 HELD_OUT_SHARE = 0.5
+R3_DEV_SHARE = 0.4
+"""The share of the third-round needs kept aside as a dev check (read only as totals)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,12 @@ class Need:
         """Whether the need belongs to the held-out part (a stable hash of its text decides)."""
         digest = hashlib.sha256(self.text.encode()).digest()
         return digest[0] / 256 < HELD_OUT_SHARE
+
+    @property
+    def is_r3_dev(self) -> bool:
+        """Whether a third-round need is in its dev check (a salted hash of its text decides)."""
+        digest = hashlib.sha256(b"r3-dev:" + self.text.encode()).digest()
+        return digest[0] / 256 < R3_DEV_SHARE
 
 
 def load_corpus(path: Path = CORPUS) -> list[ToolDocument]:
@@ -92,16 +102,23 @@ def recall(needs: Sequence[Need], rank: Callable[[str], list[str]], k: int = 5) 
     return (1.0 - len(misses) / len(needs)) if needs else 0.0, misses
 
 
-def parts(include_tuning: bool) -> dict[str, list[Need]]:
-    """The need sets to report, by name; the blind held-out part first (the figure ``docs/`` quotes)."""
+def parts(include_tuning: bool, include_held_out: bool = True) -> dict[str, list[Need]]:
+    """The need sets to report, by name; the blind held-out part first (the figure ``docs/`` quotes).
+
+    Without ``include_held_out`` (``--tuning``) the held-out half is not even ranked: while the ranking
+    is worked on, its figures stay unread."""
     blind = load_needs(BLIND_NEEDS)
-    result = {"blind held-out": [need for need in blind if need.is_held_out]}
+    result = {"blind held-out": [need for need in blind if need.is_held_out]} if include_held_out else {}
     if include_tuning:
         result["blind tuning"] = [need for need in blind if not need.is_held_out]
         # The first set's held-out half had its misses printed once, so all of it counts as seen.
         result["first set (seen)"] = load_needs()
         # Written in the second round for tuning the hybrid: the stand-in for unseen needs while it was tuned.
         result["fresh tuning"] = load_needs(FRESH_NEEDS)
+        # Written in the third round: its tuning part, and a dev part read only as totals.
+        third = load_needs(R3_NEEDS)
+        result["r3 tuning"] = [need for need in third if not need.is_r3_dev]
+        result["r3 dev (totals only)"] = [need for need in third if need.is_r3_dev]
     return result
 
 
@@ -111,9 +128,9 @@ def main(argv: list[str]) -> int:
     baseline_index = PlainBm25(documents)
     embedder = load_embedder("auto")  # the optional extra, when installed
     hybrid_index = build_index(documents, embedder) if embedder is not None else None
-    reported = parts("--all" in argv)
+    reported = parts("--all" in argv or "--tuning" in argv, include_held_out="--tuning" not in argv)
     known = {document.key for document in documents}
-    every_need = load_needs() + load_needs(BLIND_NEEDS) + load_needs(FRESH_NEEDS)
+    every_need = load_needs() + load_needs(BLIND_NEEDS) + load_needs(FRESH_NEEDS) + load_needs(R3_NEEDS)
     unknown = sorted(answer for need in every_need for answer in need.answers if answer not in known)
     if unknown:
         print(f"answers not in the corpus: {unknown}", file=sys.stderr)
@@ -139,7 +156,7 @@ def main(argv: list[str]) -> int:
             cells.append(f"{label} @1 {at[0]:.1%} @5 {at[1]:.1%} @10 {at[2]:.1%}")
         print(f"{name}: {len(part)} needs; " + "; ".join(cells))
         # Held-out misses are never printed: that part stays unread while the ranking is tuned.
-        if "--misses" in argv and name != "blind held-out":
+        if "--misses" in argv and name not in ("blind held-out", "r3 dev (totals only)"):
             for need in recall(part, ranked)[1]:
                 print(f"  MISS {need.text!r}: got {ranked(need.text)[:5]} want {sorted(need.answers)}")
     timings = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["GROUPS", "PHRASES", "STOPWORDS"]
+__all__ = ["GROUPS", "PARTICLE_OBJECTS", "PHRASES", "STOPWORDS"]
 
 # Each tuple is one group of interchangeable words. A word may sit in several groups.
 GROUPS: Final[tuple[tuple[str, ...], ...]] = (
@@ -339,6 +339,10 @@ GROUPS: Final[tuple[tuple[str, ...], ...]] = (
     ("embed", "embedding", "vector"),
     ("vector", "semantic", "similarity", "embedding"),
     ("rerank", "reorder", "relevance", "rank", "ranking"),
+    # ---- third round (2026-12-01): words of the third-round tuning needs that no group held ----------------
+    ("priority", "urgent", "prioritize", "important", "critical", "asap"),
+    ("clipboard", "copied", "paste", "pasteboard"),
+    ("record", "recording", "screencast", "video"),
     ("budget", "limit", "allowance", "plan"),
     ("spend", "spending", "expense", "transaction", "purchase", "payment"),
     ("receipt", "attachment", "photo"),
@@ -389,7 +393,7 @@ PHRASES: Final[dict[str, tuple[str, ...]]] = {
     "how long": ("duration", "distance", "time"),
     "how fast": ("performance", "speed"),
     "what changed": ("diff", "changes", "history", "commit"),
-    "bring back": ("restore", "recover"),
+    "bring back": ("restore", "recover", "reopen", "undo"),
     "opening hours": ("detail", "place"),
     "sign up": ("register", "signup", "form"),
     "on call": ("oncall",),
@@ -397,7 +401,17 @@ PHRASES: Final[dict[str, tuple[str, ...]]] = {
     "step by step": ("sequential", "thinking", "step"),
     "put aside": ("stash",),
     "smaller steps": ("subtask",),
+    "sign off": ("approve", "approval"),
+    "up to date": ("update", "sync", "latest"),
+    "remind me": ("reminder", "task", "todo", "create"),
+    "tell me when": ("monitor", "watch", "notify", "alert"),
+    "let me know when": ("monitor", "watch", "notify", "alert"),
+    "different order": ("reorder", "sort", "arrange", "move"),
 }
+PARTICLE_OBJECTS: Final = frozenset({"it", "them", "this", "that", "these", "those", "one", "everything"})
+"""Words that may sit inside a two-word phrasal verb ("bring it back", "turn them off", "roll this
+back"): English separates the verb from its particle by a short object, and the phrase still means the
+same."""
 
 STOPWORDS: Final = frozenset(
     [

@@ -37,7 +37,8 @@ from typing import Any, Final
 
 from mcp_troupe.search.embedding import Embedder, TokenEmbedder
 from mcp_troupe.search.intent import action_factor, need_actions, tool_action
-from mcp_troupe.search.lexicon import GROUPS, PHRASES, STOPWORDS
+from mcp_troupe.search.lexicon import GROUPS, PARTICLE_OBJECTS, PHRASES, STOPWORDS
+from mcp_troupe.search.spelling import Vocabulary
 
 __all__ = [
     "COVERAGE_WEIGHT",
@@ -80,6 +81,9 @@ COVERAGE_WEIGHT: Final = 1.0
 NAME_COVERAGE_WEIGHT: Final = 1.0
 """How strongly the share of the need's concepts found in the tool's own name (or title) scales it."""
 """How strongly the share of the need's concepts a tool matches scales its score."""
+TYPO_WEIGHT: Final = 0.8
+"""Weight of an index term one edit from a word of the need that the index does not hold ("screnshot" →
+``screenshot``; :mod:`~mcp_troupe.search.spelling`), against 1.0 for the word as typed."""
 SERVER_MENTION_BOOST: Final = 1.3
 """Score factor for the tools of a server the need names ("in notion", "on trello")."""
 SERVER_MENTION_SHARE: Final = 0.6
@@ -163,6 +167,7 @@ def _build_synonyms() -> dict[str, frozenset[str]]:
 
 _SYNONYMS: Final = _build_synonyms()
 _PHRASES: Final = sorted(PHRASES.items(), key=lambda item: -len(item[0]))
+_TWO_WORD_PHRASES: Final = frozenset(phrase for phrase in PHRASES if phrase.count(" ") == 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,8 +270,18 @@ class _Query:
 def parse_query(query: str) -> _Query:
     """The weighted terms of a need, grouped into concepts (one per word of the need or phrase)."""
     parsed = _Query()
-    text = " ".join(split_words(query))
-    padded = f" {text} "
+    words = split_words(query)
+    # A separated phrasal verb ("bring it back", "turn them off") is read as the phrase ("bring back").
+    words = [
+        word
+        for position, word in enumerate(words)
+        if not (
+            word in PARTICLE_OBJECTS
+            and 0 < position < len(words) - 1
+            and f"{words[position - 1]} {words[position + 1]}" in _TWO_WORD_PHRASES
+        )
+    ]
+    padded = f" {' '.join(words)} "
 
     def add(term: str, weight: float, concept: int) -> None:
         if weight > parsed.weights.get(term, 0.0):
@@ -341,6 +356,8 @@ class ToolIndex:
         # Term → the servers whose name holds it ("notion", "github", "jira"): a need that names a server
         # (or product) wants that server's tools.
         self._server_terms: dict[str, set[str]] = {}
+        # Every term with the number of tools holding it, for correcting a need's typos.
+        self._vocabulary = Vocabulary()
         self._total_lengths = [0] * len(_FIELD_NAMES)
         self._averages: list[float] = [1.0] * len(_FIELD_NAMES)
 
@@ -437,6 +454,7 @@ class ToolIndex:
         if len(self._entries) == 1:
             self._averages = self._current_averages()
         for term, values in entry.counts.items():
+            self._vocabulary.add(term)
             self._postings.setdefault(term, {})[document.key] = self._pseudo(entry, values)
             if values[0] or values[1]:
                 self._in_name.setdefault(term, set()).add(document.key)
@@ -450,6 +468,7 @@ class ToolIndex:
             self._matrix = None
         self._forget_tokens(key)
         for term in entry.counts:
+            self._vocabulary.discard(term)
             postings = self._postings.get(term)
             if postings is not None:
                 postings.pop(key, None)
@@ -462,6 +481,22 @@ class ToolIndex:
                     del self._in_name[term]
         for index, length in enumerate(entry.lengths):
             self._total_lengths[index] -= length
+
+    def _add_corrections(self, parsed: _Query) -> None:
+        """Give each word of the need that no tool holds the terms one typo from it, in its concept, at
+        :data:`TYPO_WEIGHT` (their lexicon groups lower still): "screnshot" finds ``take_screenshot``."""
+        for term, weight in list(parsed.weights.items()):
+            if weight < 1.0 or term in self._postings:
+                continue
+            concepts = parsed.concepts[term]
+            for correction in self._vocabulary.corrections(term):
+                expansions = [(correction, TYPO_WEIGHT)] + [
+                    (synonym, TYPO_WEIGHT * EXPANSION_WEIGHT) for synonym in _SYNONYMS.get(correction, ())
+                ]
+                for word, value in expansions:
+                    if value > parsed.weights.get(word, 0.0):
+                        parsed.weights[word] = value
+                    parsed.concepts.setdefault(word, set()).update(concepts)
 
     def _current_averages(self) -> list[float]:
         total = max(len(self._entries), 1)
@@ -484,6 +519,7 @@ class ToolIndex:
         if limit <= 0 or not self._entries:
             return []
         parsed = parse_query(query)
+        self._add_corrections(parsed)
         total = len(self._entries)
         # Per concept, each tool's best contribution: a concept counts once, by its best-matching word, so
         # a tool matching many weak synonyms of one word does not outscore a tool matching the word itself.
