@@ -53,6 +53,10 @@ def _folded(text: str) -> str:
     return text.translate(_ASCII_LOOKALIKES).lower()
 
 
+_KNOWN_WORD_SETS: Final = 4096
+"""How many sets of trigger words :meth:`_Prefilter.runnable` keeps the answer for (a few hundred KiB)."""
+
+
 class _Prefilter:
     """Which checks can match a text, from the trigger words and fragments in it (see _needs).
 
@@ -99,6 +103,8 @@ class _Prefilter:
         self._any_fragment = re.compile(
             "|".join(re.escape(fragment) for fragment, _ in self._by_fragment) or "(?!)"
         )
+        # The answer for each set of trigger words seen in ASCII text without fragments (see runnable).
+        self._by_words: dict[frozenset[str], tuple[int, ...]] = {}
         self._by_other_fragment = tuple(
             (fragment, entry_of(numbers))
             for fragment, numbers in by_fragment.items()
@@ -110,16 +116,29 @@ class _Prefilter:
         # Whitespace as the checks' `\s+` sees it: any run of Unicode white space (NEL, NBSP, tabs, line
         # breaks) is one space, so that a fragment of several words is found whatever separates them.
         folded = " ".join(_folded(text).split())
-        entries = [self._by_word[word] for word in self._words.intersection(_WORD.findall(folded))]
-        if self._any_fragment.search(folded) is not None:
+        words = self._words.intersection(_WORD.findall(folded))
+        has_fragment = self._any_fragment.search(folded) is not None
+        is_ascii = folded.isascii()
+        if not has_fragment and is_ascii:
+            # Then the answer depends on the trigger words alone, and texts share them ("tool", "returns").
+            known = self._by_words.get(words)
+            if known is not None:
+                return list(known)
+        entries = [self._by_word[word] for word in words]
+        if has_fragment:
             entries += [entry for fragment, entry in self._by_fragment if fragment in folded]
-        if not folded.isascii():
+        if not is_ascii:
             entries += [entry for fragment, entry in self._by_other_fragment if fragment in folded]
         present = 0
         for mask, _ in entries:
             present |= mask
-        if not present:
-            return []
-        return sorted(
-            {check for _, checks in entries for check, needed in checks if needed & present == needed}
+        runnable = (
+            sorted({check for _, checks in entries for check, needed in checks if needed & present == needed})
+            if present
+            else []
         )
+        if not has_fragment and is_ascii:
+            if len(self._by_words) >= _KNOWN_WORD_SETS:
+                self._by_words.clear()  # a text of unusual words each time: start again rather than grow
+            self._by_words[words] = tuple(runnable)
+        return runnable
