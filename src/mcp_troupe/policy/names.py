@@ -254,8 +254,18 @@ class NameTable:
 
     def verdicts_of(self, qualified: str) -> Iterator[NameVerdict]:
         """The verdict on every tool that holds ``qualified`` now (none when nobody does)."""
-        holders: Iterable[tuple[str, str]] = self._holders.get(qualified, {})
-        if len(self._holders.get(qualified, ())) > 1:
+        held = self._holders.get(qualified)
+        if held is None:
+            return
+        if len(held) == 1:
+            # The common case, the only holder: name_rejection's answer without its lists and joins.
+            ((server, tool),) = held
+            listed = self._listed[server][tool]
+            if listed == 1 and qualified not in self._reserved and tool not in self._reserved:
+                yield NameVerdict(server=server, tool=tool, qualified=qualified, rejected_reason=None)
+                return
+        holders: Iterable[tuple[str, str]] = held
+        if len(held) > 1:
             # A collision names the other sides in server and listing order, however they arrived.
             holders = sorted(holders, key=self._position)
         holders = tuple(holders)
