@@ -21,7 +21,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
+from typing import Final
 
+from mcp_troupe._frozen import constructor
 from mcp_troupe.policy.bounds import CatalogLimits, schema_problem, text_problem
 from mcp_troupe.policy.definition import schema_checks, schema_entry
 from mcp_troupe.policy.filters import is_included
@@ -150,7 +152,11 @@ def evaluate_tool(
         return ToolVerdict(
             rejected=None, risk=risk, fingerprint=digest, warnings=(reason,), findings=findings
         )
-    return ToolVerdict(rejected=None, risk=risk, fingerprint=digest)
+    return _CLEAN_VERDICT(None, risk, digest)
+
+
+_CLEAN_VERDICT: Final = constructor(ToolVerdict)
+"""``ToolVerdict(...)`` built directly: nearly every tool of a catalog gets one (mcp_troupe._frozen)."""
 
 
 def apply_review(verdict: ToolVerdict, decision: str | None) -> ToolVerdict:

@@ -15,6 +15,9 @@ import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
+
+from mcp_troupe._frozen import constructor
 
 __all__ = [
     "BUILTIN_PREFIX",
@@ -95,6 +98,9 @@ class NameVerdict:
     def is_accepted(self) -> bool:
         """Whether the tool may be offered to the model under ``qualified``."""
         return self.rejected_reason is None
+
+
+_NAME_VERDICT: Final = constructor(NameVerdict)  # one per tool of every catalog (mcp_troupe._frozen)
 
 
 def assign_names(
@@ -262,7 +268,7 @@ class NameTable:
             ((server, tool),) = held
             listed = self._listed[server][tool]
             if listed == 1 and qualified not in self._reserved and tool not in self._reserved:
-                yield NameVerdict(server=server, tool=tool, qualified=qualified, rejected_reason=None)
+                yield _NAME_VERDICT(server, tool, qualified, None)
                 return
         holders: Iterable[tuple[str, str]] = held
         if len(held) > 1:
