@@ -307,3 +307,14 @@ def test_the_reasons_are_those_of_definition_problem_whatever_came_first() -> No
     for _ in range(2):  # the second time from the entries
         for tool in tools:
             assert _evaluate(tool, limits).rejected == definition_problem(tool, limits)
+
+
+def test_the_cache_key_is_the_exact_json_of_the_schema_over_the_corpora() -> None:
+    for tool in _tools(*CORPORA):
+        assert definition._exact_json(tool.input_schema) == definition._EXACT_JSON.encode(tool.input_schema)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from(_KEYWORDS) | st.text(max_size=4), _JSON, max_size=5))
+def test_the_cache_key_is_the_exact_json_of_generated_schemas(body: dict[str, Any]) -> None:
+    assert definition._exact_json(body) == definition._EXACT_JSON.encode(body)

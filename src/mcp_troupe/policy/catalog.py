@@ -130,7 +130,7 @@ def evaluate_tool(
             found = scan_tool(
                 tool.name, tool.description, tool.input_schema, title=tool.title, input_strings=()
             )
-            checks = ContentChecks((), (*found, *schema.findings))
+            checks = _CONTENT_CHECKS((), (*found, *schema.findings) if found else schema.findings)
         if cache is not None:
             cache[key] = checks
     if checks.schema_problems:
@@ -155,6 +155,7 @@ def evaluate_tool(
     return _CLEAN_VERDICT(None, risk, digest)
 
 
+_CONTENT_CHECKS: Final = constructor(ContentChecks)
 _CLEAN_VERDICT: Final = constructor(ToolVerdict)
 """``ToolVerdict(...)`` built directly: nearly every tool of a catalog gets one (mcp_troupe._frozen)."""
 
