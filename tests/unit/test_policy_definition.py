@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from tests.corpus.evaluate import load
 
 from mcp_troupe.policy import definition, injection, schema
-from mcp_troupe.policy.bounds import DEFAULT_LIMITS, definition_problem
-from mcp_troupe.policy.catalog import ContentChecks, evaluate_tool
+from mcp_troupe.policy.bounds import DEFAULT_LIMITS, CatalogLimits, definition_problem
+from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, evaluate_tool
 from mcp_troupe.policy.definition import schema_checks, walk_schema
-from mcp_troupe.policy.fingerprint import fingerprint
+from mcp_troupe.policy.fingerprint import canonical_json, fingerprint, fingerprint_of_parts
 from mcp_troupe.policy.injection import scan_tool
 from mcp_troupe.protocol.deepjson import TooDeep
 from mcp_troupe.protocol.mcp import ToolDefinition, parse_tool
@@ -228,3 +228,93 @@ _SHAPES = [
 @pytest.mark.parametrize("body", _SHAPES)
 def test_the_one_walk_equals_the_two_walks_on_every_kind_of_keyword(body: dict[str, Any]) -> None:
     _assert_same_as_two_walks({"type": "object", **body})
+
+
+# --- the schema's entry: bounds and canonical JSON reused by its JSON text (issue 18) -----------------------
+
+
+def test_fingerprints_from_a_shared_schema_are_those_of_json_dumps_over_the_corpora() -> None:
+    for tool in _tools(*CORPORA):
+        entry = definition.schema_entry(tool.input_schema)
+        if entry is None:
+            continue
+        assert fingerprint_of_parts(
+            tool.name, tool.description, entry.canonical(tool.input_schema)
+        ) == _old_fingerprint(tool.name, tool.description, tool.input_schema)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=20), st.text(max_size=40), st.dictionaries(st.text(max_size=5), _JSON, max_size=4))
+def test_fingerprints_of_parts_are_those_of_json_dumps(
+    name: str, description: str, body: dict[str, Any]
+) -> None:
+    expected = _old_fingerprint(name, description, body)
+    assert fingerprint_of_parts(name, description, canonical_json(body)) == expected
+
+
+def _evaluate(tool: ToolDefinition, limits: CatalogLimits = DEFAULT_LIMITS) -> ToolVerdict:
+    return evaluate_tool(
+        tool, trust="untrusted", include=None, exclude=(), security_policy="block", limits=limits
+    )
+
+
+def test_tools_sharing_a_schema_measure_it_once_per_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    walked: list[str] = []
+    measure = definition.schema_problem
+
+    def counted(schema: Any, root: str, limits: CatalogLimits) -> str | None:
+        walked.append(root)
+        return measure(schema, root, limits)
+
+    monkeypatch.setattr(definition, "schema_problem", counted)
+    shared = {"type": "object", "properties": {"path": {"type": "string", "description": "Where to look."}}}
+    verdicts = [
+        _evaluate(ToolDefinition(name=f"t{index}", input_schema=json.loads(json.dumps(shared))))
+        for index in range(5)
+    ]
+    assert walked == ["inputSchema"]
+    assert all(verdict.rejected is None for verdict in verdicts)
+    tight = CatalogLimits(max_schema_bytes=20)
+    rejected = _evaluate(ToolDefinition(name="t", input_schema=dict(shared)), tight)
+    assert walked == ["inputSchema", "inputSchema"]  # other limits: measured for them
+    assert rejected.rejected is not None and "max_schema_bytes" in rejected.rejected
+    assert _evaluate(ToolDefinition(name="u", input_schema=dict(shared)), tight).rejected == rejected.rejected
+
+
+def test_a_too_deep_marker_is_found_even_after_a_string_of_the_same_text() -> None:
+    # The frame decoder's marker and a plain string with its words have one JSON text; only the marker is
+    # a definition too deep to judge, whichever of the two was seen first.
+    plain = {"type": "object", "properties": {"x": {"default": str(TooDeep())}}}
+    marked = {"type": "object", "properties": {"x": {"default": TooDeep()}}}
+    assert json.dumps(plain) == json.dumps(marked)
+    assert _evaluate(ToolDefinition(name="a", input_schema=plain)).rejected is None
+    verdict = _evaluate(ToolDefinition(name="b", input_schema=marked))
+    assert verdict.rejected is not None and "max_schema_depth" in verdict.rejected
+    assert _evaluate(ToolDefinition(name="c", input_schema=plain)).rejected is None
+
+
+def test_the_reasons_are_those_of_definition_problem_whatever_came_first() -> None:
+    # The checks keep definition_problem's order: description, title, inputSchema, outputSchema.
+    limits = CatalogLimits(max_description_chars=10, max_schema_bytes=60)
+    big = {"type": "object", "properties": {"p": {"type": "string", "description": "d" * 80}}}
+    tools = [
+        ToolDefinition(name="a", input_schema=big, description="x" * 11),
+        ToolDefinition(name="b", input_schema=big, title="y" * 11),
+        ToolDefinition(name="c", input_schema=big),
+        ToolDefinition(name="d", input_schema={"type": "object"}, output_schema=big),
+        ToolDefinition(name="e", input_schema={"type": "object"}),
+    ]
+    for _ in range(2):  # the second time from the entries
+        for tool in tools:
+            assert _evaluate(tool, limits).rejected == definition_problem(tool, limits)
+
+
+def test_the_cache_key_is_the_exact_json_of_the_schema_over_the_corpora() -> None:
+    for tool in _tools(*CORPORA):
+        assert definition._exact_json(tool.input_schema) == definition._EXACT_JSON.encode(tool.input_schema)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from(_KEYWORDS) | st.text(max_size=4), _JSON, max_size=5))
+def test_the_cache_key_is_the_exact_json_of_generated_schemas(body: dict[str, Any]) -> None:
+    assert definition._exact_json(body) == definition._EXACT_JSON.encode(body)

@@ -56,8 +56,19 @@ def _folded(text: str) -> str:
     return text.translate(_ASCII_LOOKALIKES).lower()
 
 
+_KNOWN_WORD_SETS: Final = 4096
+"""How many sets of trigger words :meth:`_Prefilter.runnable` keeps the answer for (a few hundred KiB)."""
+
+
 class _Prefilter:
-    """Which checks can match a text, from the trigger words and fragments in it (see _needs)."""
+    """Which checks can match a text, from the trigger words and fragments in it (see _needs).
+
+    The groups a text holds are kept as one integer, a bit per group, and each check's groups as another, so
+    "every group of the check is present" is one ``&``. Each trigger word and fragment knows the checks whose
+    first group it can make present (the only checks worth testing once that word is seen), so a benign
+    text that holds a few common trigger words ("tool", "returns") costs a handful of integer tests, not a
+    walk over every group those words belong to (issue 18: this was most of the scan of a short definition).
+    """
 
     def __init__(self, needs: Sequence[_Needs]) -> None:
         groups = sorted({group for check_needs in needs for group in check_needs}, key=sorted)
@@ -68,52 +79,72 @@ class _Prefilter:
             for entry in sorted(group):
                 index = by_word if _WORD.fullmatch(entry) else by_fragment
                 index.setdefault(entry, []).append(number)
-        self._groups_by_word = {word: tuple(numbers) for word, numbers in by_word.items()}
+        # The checks to test when a group is present: a check can run once all its groups are present, so
+        # it is enough to look it up by its first group. Each with the mask of all its groups.
+        checks_by_first_group: dict[int, list[tuple[int, int]]] = {}
+        for check, check_needs in enumerate(needs):
+            mask = 0
+            for group in check_needs:
+                mask |= 1 << number_of[group]
+            checks_by_first_group.setdefault(number_of[check_needs[0]], []).append((check, mask))
+
+        def entry_of(numbers: list[int]) -> tuple[int, tuple[tuple[int, int], ...]]:
+            mask = 0
+            for number in numbers:
+                mask |= 1 << number
+            checks = tuple(check for number in numbers for check in checks_by_first_group.get(number, ()))
+            return mask, checks
+
+        self._by_word = {word: entry_of(numbers) for word, numbers in by_word.items()}
         self._words = frozenset(by_word)
         # A fragment of another script (the lexicons of other languages hold many) cannot be in ASCII text,
         # which nearly every string is: those are looked for only in text that is not ASCII.
-        self._groups_by_fragment = tuple(
-            (fragment, tuple(numbers)) for fragment, numbers in by_fragment.items() if fragment.isascii()
+        self._by_fragment = tuple(
+            (fragment, entry_of(numbers)) for fragment, numbers in by_fragment.items() if fragment.isascii()
         )
         # One search says whether any fragment is there at all; most strings hold none.
         self._any_fragment = re.compile(
-            "|".join(re.escape(fragment) for fragment, _ in self._groups_by_fragment) or "(?!)"
+            "|".join(re.escape(fragment) for fragment, _ in self._by_fragment) or "(?!)"
         )
-        self._groups_by_other_fragment = tuple(
-            (fragment, tuple(numbers)) for fragment, numbers in by_fragment.items() if not fragment.isascii()
+        # The answer for each set of trigger words seen in ASCII text without fragments (see runnable).
+        self._by_words: dict[frozenset[str], tuple[int, ...]] = {}
+        self._by_other_fragment = tuple(
+            (fragment, entry_of(numbers))
+            for fragment, numbers in by_fragment.items()
+            if not fragment.isascii()
         )
-        # A check can run once all its groups are present, so it is enough to look it up by its first group.
-        self._checks_by_first_group: dict[int, list[int]] = {}
-        for check, check_needs in enumerate(needs):
-            self._checks_by_first_group.setdefault(number_of[check_needs[0]], []).append(check)
-        self._groups_of_check = [
-            frozenset(number_of[group] for group in check_needs) for check_needs in needs
-        ]
 
     def runnable(self, text: str) -> list[int]:
         """The numbers of the checks that ``text`` has the triggers of, in order; the others cannot match."""
         # Whitespace as the checks' `\s+` sees it: any run of Unicode white space (NEL, NBSP, tabs, line
         # breaks) is one space, so that a fragment of several words is found whatever separates them.
         folded = " ".join(_folded(text).split())
-        present: set[int] = set()
-        words = set(_WORD.findall(folded))
+        found = _WORD.findall(folded)
         if "%" in folded:
-            words.update(_WORD.findall(_PERCENT_ESCAPE.sub(" ", folded)))
-        for word in self._words.intersection(words):
-            present.update(self._groups_by_word[word])
-        if self._any_fragment.search(folded) is not None:
-            for fragment, groups in self._groups_by_fragment:
-                if fragment in folded:
-                    present.update(groups)
-        if not folded.isascii():
-            for fragment, groups in self._groups_by_other_fragment:
-                if fragment in folded:
-                    present.update(groups)
-        if not present:
-            return []
-        return sorted(
-            check
-            for group in present
-            for check in self._checks_by_first_group.get(group, ())
-            if self._groups_of_check[check] <= present
+            found += _WORD.findall(_PERCENT_ESCAPE.sub(" ", folded))
+        words = self._words.intersection(found)
+        has_fragment = self._any_fragment.search(folded) is not None
+        is_ascii = folded.isascii()
+        if not has_fragment and is_ascii:
+            # Then the answer depends on the trigger words alone, and texts share them ("tool", "returns").
+            known = self._by_words.get(words)
+            if known is not None:
+                return list(known)
+        entries = [self._by_word[word] for word in words]
+        if has_fragment:
+            entries += [entry for fragment, entry in self._by_fragment if fragment in folded]
+        if not is_ascii:
+            entries += [entry for fragment, entry in self._by_other_fragment if fragment in folded]
+        present = 0
+        for mask, _ in entries:
+            present |= mask
+        runnable = (
+            sorted({check for _, checks in entries for check, needed in checks if needed & present == needed})
+            if present
+            else []
         )
+        if not has_fragment and is_ascii:
+            if len(self._by_words) >= _KNOWN_WORD_SETS:
+                self._by_words.clear()  # a text of unusual words each time: start again rather than grow
+            self._by_words[words] = tuple(runnable)
+        return runnable

@@ -35,6 +35,9 @@ def _is_emoji_side(char: str) -> bool:
 
 def _invisible_positions(text: str) -> list[int]:
     """Offsets of the invisible characters in ``text``, minus zero-width joiners inside emoji sequences."""
+    if text.isascii() and text.isprintable():
+        # U+0020-U+007E only: none of them is in _INVISIBLE (nearly every string of a definition).
+        return []
     positions = []
     for match in _INVISIBLE.finditer(text):
         index = match.start()

@@ -21,7 +21,7 @@ from typing import Any, Final
 from mcp_troupe.protocol.deepjson import TooDeep
 from mcp_troupe.protocol.mcp import ToolDefinition
 
-__all__ = ["CatalogLimits", "catalog_problem", "definition_problem"]
+__all__ = ["CatalogLimits", "catalog_problem", "definition_problem", "schema_problem", "text_problem"]
 
 _KEY = "tools.mcp.limits"
 
@@ -57,17 +57,25 @@ def catalog_problem(tool_count: int, limits: CatalogLimits) -> str | None:
 
 def definition_problem(tool: ToolDefinition, limits: CatalogLimits) -> str | None:
     """Why ``tool`` is too big to judge (a sentence naming the bound and where), or ``None``."""
+    problem = text_problem(tool, limits)
+    if problem is not None:
+        return problem
+    for root, schema in (("inputSchema", tool.input_schema), ("outputSchema", tool.output_schema)):
+        if schema is not None:
+            problem = schema_problem(schema, root, limits)
+            if problem is not None:
+                return problem
+    return None
+
+
+def text_problem(tool: ToolDefinition, limits: CatalogLimits) -> str | None:
+    """The first part of :func:`definition_problem`: the description's and the title's lengths."""
     for field, text in (("description", tool.description), ("title", tool.title)):
         if text is not None and len(text) > limits.max_description_chars:
             return (
                 f"its {field} has {len(text)} characters, more than "
                 f"{_KEY}.max_description_chars ({limits.max_description_chars})"
             )
-    for root, schema in (("inputSchema", tool.input_schema), ("outputSchema", tool.output_schema)):
-        if schema is not None:
-            problem = _schema_problem(schema, root, limits)
-            if problem is not None:
-                return problem
     return None
 
 
@@ -85,8 +93,9 @@ def _path(nodes: list[tuple[int, str | int]], index: int, root: str) -> str:
     return path if len(path) <= _PATH_SHOWN else f"{path[:80]}…{path[-39:]}"
 
 
-def _schema_problem(schema: Mapping[str, Any], root: str, limits: CatalogLimits) -> str | None:
-    """Measure ``schema`` iteratively: depth, approximate size, pattern lengths; stop at the first breach."""
+def schema_problem(schema: Mapping[str, Any], root: str, limits: CatalogLimits) -> str | None:
+    """Measure ``schema`` (found at ``root``) iteratively: depth, approximate size, pattern lengths; stop at
+    the first breach."""
     # nodes[i] = (parent index, key): the path of a node is rebuilt only when it is reported.
     nodes: list[tuple[int, str | int]] = [(-1, "")]
     stack: list[tuple[object, int, int]] = [(schema, 1, 0)]  # (value, depth, node index)

@@ -21,11 +21,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
+from typing import Final
 
-from mcp_troupe.policy.bounds import CatalogLimits, definition_problem
-from mcp_troupe.policy.definition import schema_checks
+from mcp_troupe._frozen import constructor
+from mcp_troupe.policy.bounds import CatalogLimits, schema_problem, text_problem
+from mcp_troupe.policy.definition import schema_checks, schema_entry
 from mcp_troupe.policy.filters import is_included
-from mcp_troupe.policy.fingerprint import fingerprint
+from mcp_troupe.policy.fingerprint import fingerprint, fingerprint_of_parts
 from mcp_troupe.policy.injection import Finding, grade, scan_tool
 from mcp_troupe.policy.trust import TrustLevel, effective_risk
 from mcp_troupe.protocol.mcp import ToolDefinition
@@ -91,12 +93,27 @@ def evaluate_tool(
     re-listing unchanged tools (``list_changed``, a reconnect) costs a fingerprint each, not a scan.
     """
     risk = effective_risk(tool.annotations, trust)
+    # What is known of this input schema from other tools with the same one (policy.definition): its
+    # bounds, its canonical JSON and its checks, each worked out once.
+    entry = schema_entry(tool.input_schema)
     if limits is not None:
-        # First, before anything walks the definition recursively or hashes it (policy.bounds).
-        too_big = definition_problem(tool, limits)
+        # First, before anything walks the definition recursively or hashes it (policy.bounds), in the
+        # order definition_problem checks: texts, input schema, output schema.
+        too_big = text_problem(tool, limits)
+        if too_big is None:
+            too_big = (
+                entry.bounds_problem(tool.input_schema, limits)
+                if entry is not None
+                else schema_problem(tool.input_schema, "inputSchema", limits)
+            )
+        if too_big is None and tool.output_schema is not None:
+            too_big = schema_problem(tool.output_schema, "outputSchema", limits)
         if too_big is not None:
             return ToolVerdict(rejected=too_big, risk=risk, fingerprint=_unjudged_fingerprint(tool.name))
-    digest = fingerprint(tool.name, tool.description, tool.input_schema)
+    if entry is not None and isinstance(tool.name, str) and isinstance(tool.description, str):
+        digest = fingerprint_of_parts(tool.name, tool.description, entry.canonical(tool.input_schema))
+    else:
+        digest = fingerprint(tool.name, tool.description, tool.input_schema)
     filtered = is_included(tool.name, include, exclude)
     if filtered is not None:
         return ToolVerdict(rejected=filtered, risk=risk, fingerprint=digest)
@@ -106,14 +123,14 @@ def evaluate_tool(
         # The schema check and the scan of the schema's strings share one walk, and are reused for a schema
         # seen before (policy.definition). A broken schema is rejected unscanned: no need to scan what will
         # not be registered.
-        schema = schema_checks(tool.input_schema)
+        schema = entry.checks(tool.input_schema) if entry is not None else schema_checks(tool.input_schema)
         if schema.problems:
             checks = ContentChecks(schema.problems, ())
         else:
             found = scan_tool(
                 tool.name, tool.description, tool.input_schema, title=tool.title, input_strings=()
             )
-            checks = ContentChecks((), (*found, *schema.findings))
+            checks = _CONTENT_CHECKS((), (*found, *schema.findings) if found else schema.findings)
         if cache is not None:
             cache[key] = checks
     if checks.schema_problems:
@@ -135,7 +152,12 @@ def evaluate_tool(
         return ToolVerdict(
             rejected=None, risk=risk, fingerprint=digest, warnings=(reason,), findings=findings
         )
-    return ToolVerdict(rejected=None, risk=risk, fingerprint=digest)
+    return _CLEAN_VERDICT(None, risk, digest)
+
+
+_CONTENT_CHECKS: Final = constructor(ContentChecks)
+_CLEAN_VERDICT: Final = constructor(ToolVerdict)
+"""``ToolVerdict(...)`` built directly: nearly every tool of a catalog gets one (mcp_troupe._frozen)."""
 
 
 def apply_review(verdict: ToolVerdict, decision: str | None) -> ToolVerdict:

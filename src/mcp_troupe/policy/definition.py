@@ -11,17 +11,20 @@ subschema it runs the schema check's per-node check (``schema._check_node``, unc
 node's texts, in the order ``injection._schema_strings`` yields them. The results are those of the two walks
 (``tests/unit/test_policy_definition.py`` holds them equal over every corpus and generated schemas).
 
-The bounds keep their own walk, and it stays first: nothing may serialise or read a definition before it is
-known to be within ``tools.mcp.limits``, and the serialisation (the fingerprint) decides whether anything
-else runs at all, since an unchanged definition takes its checks from the caller's cache. Measured, folding
-the bounds into the same walk saved less (~4 µs a definition) than it cost on every definition whose checks
-are cached (~11 µs more than the bounds walk alone), so they were left apart.
+The bounds keep their own walk, and it stays first: nothing walks a definition recursively, compiles its
+patterns or hashes it before it is known to be within ``tools.mcp.limits``. Measured, folding the bounds
+into the same walk saved less (~4 µs a definition) than it cost on every definition whose checks are cached
+(~11 µs more than the bounds walk alone), so they were left apart.
 
-The result of the schema part is a function of the schema's content alone, and many tools of one server
-share a schema (no parameters, one ``path``, the same pagination arguments). So it is kept in a bounded
+Everything here is a function of the schema's content alone, and many tools of one server share a schema
+(no parameters, one ``path``, the same pagination arguments). So a :class:`SchemaEntry` is kept in a bounded
 cache keyed by the schema's exact JSON text (key order kept: a problem list and the order of findings
-follow the document's order), which costs one C-encoder pass a definition and saves the walk, the check and
-the scan of the schema's strings for every schema seen before.
+follow the document's order); one C-encoder pass a definition finds it, and a schema seen before costs no
+bounds walk, no schema check, no scan of its strings and no canonical serialisation for the fingerprint
+(issue 18: on the 10,000 tools of the benchmark server, which share one schema, those were about 30 µs of
+the 85 µs a tool took). The key is written before the bounds walk; that is one linear pass in C over a
+value the frame decoder built, in C, from at least as many bytes, so it adds less than the decoding cost to
+a definition too big to be judged, and the walk then rejects it as before.
 """
 
 from __future__ import annotations
@@ -33,10 +36,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from mcp_troupe.policy.bounds import CatalogLimits, schema_problem
+from mcp_troupe.policy.fingerprint import canonical_json
 from mcp_troupe.policy.injection import _DATA_KEYWORDS, _TEXT_KEYWORDS, Finding, _data_strings, scan_strings
 from mcp_troupe.policy.schema import MAX_NODES, _Walk, _walk, check_input_schema
+from mcp_troupe.protocol.deepjson import TooDeep
 
-__all__ = ["SchemaChecks", "schema_checks"]
+__all__ = ["SchemaChecks", "SchemaEntry", "schema_checks", "schema_entry"]
 
 _INPUT_ROOT = "inputSchema"
 
@@ -51,6 +57,23 @@ is rarely shared word for word."""
 # The exact JSON text of a schema, in the document's key order. Reused rather than built per call
 # (json.dumps with options builds a new encoder each time).
 _EXACT_JSON: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=True)
+# Its C encoder, made once too: JSONEncoder.encode makes one per call, a fifth of the cost of writing a small
+# schema. No circular check (the wire cannot make a cycle; a hand-built one ends in RecursionError instead).
+_MAKE_C_ENCODER: Final[Any] = getattr(json.encoder, "c_make_encoder", None)
+_C_EXACT_JSON: Final[Any] = (
+    _MAKE_C_ENCODER(
+        None, _EXACT_JSON.default, json.encoder.encode_basestring, None, ":", ",", False, False, True
+    )
+    if _MAKE_C_ENCODER is not None
+    else None
+)
+
+
+def _exact_json(schema: Mapping[str, Any]) -> str:
+    """``_EXACT_JSON.encode(schema)`` (the same text), with the C encoder made once."""
+    if _C_EXACT_JSON is None:
+        return _EXACT_JSON.encode(schema)
+    return "".join(_C_EXACT_JSON(schema, 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,27 +85,77 @@ class SchemaChecks:
     findings: tuple[Finding, ...]
 
 
+class SchemaEntry:
+    """What policy knows of one input schema by its exact JSON text: checks, bounds, canonical JSON.
+
+    Each part is computed the first time a tool with this schema needs it, from that tool's schema (any
+    value with the same JSON text gives the same result, see :func:`schema_entry`), and kept for the next
+    tool. Safe across threads: every part is a pure function of the text, so two threads computing one part
+    at once store equal values.
+    """
+
+    __slots__ = ("_bounds", "_canonical", "_checks", "_may_hold_marker")
+
+    def __init__(self, may_hold_marker: bool) -> None:
+        self._checks: SchemaChecks | None = None
+        self._canonical: str | None = None
+        self._bounds: tuple[CatalogLimits, str | None] | None = None
+        self._may_hold_marker = may_hold_marker
+
+    def checks(self, schema: Mapping[str, Any]) -> SchemaChecks:
+        """The schema check and the scan of the schema's strings (see :func:`schema_checks`)."""
+        checks = self._checks
+        if checks is None:
+            checks = self._checks = _schema_checks(schema)
+        return checks
+
+    def bounds_problem(self, schema: Mapping[str, Any], limits: CatalogLimits) -> str | None:
+        """``bounds.schema_problem(schema, "inputSchema", limits)``, measured once per limits.
+
+        Not reused for a text that holds the words of a :class:`~mcp_troupe.protocol.deepjson.TooDeep`
+        marker: the marker (what the frame decoder puts where a container nests too deeply) is a string, its
+        JSON text that of a plain string with those words, and the walk rejects the one and not the other.
+        Any other text says exactly what the walk finds in the value it was written from.
+        """
+        if self._may_hold_marker:
+            return schema_problem(schema, _INPUT_ROOT, limits)
+        known = self._bounds
+        if known is not None and (known[0] is limits or known[0] == limits):
+            return known[1]
+        problem = schema_problem(schema, _INPUT_ROOT, limits)
+        self._bounds = (limits, problem)
+        return problem
+
+    def canonical(self, schema: Mapping[str, Any]) -> str:
+        """The schema's canonical JSON, as :func:`~mcp_troupe.policy.fingerprint.fingerprint` writes it."""
+        canonical = self._canonical
+        if canonical is None:
+            canonical = self._canonical = canonical_json(schema)
+        return canonical
+
+
+_MARKER_TEXT: Final = str(TooDeep())
+
+
 class _Cache:
-    """A bounded least-recently-used map from a schema's JSON text to its checks; safe across threads."""
+    """A bounded least-recently-used map from a schema's JSON text to its entry; safe across threads."""
 
     def __init__(self, entries: int) -> None:
         self._entries = entries
-        self._items: OrderedDict[str, SchemaChecks] = OrderedDict()
+        self._items: OrderedDict[str, SchemaEntry] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> SchemaChecks | None:
+    def entry(self, key: str) -> SchemaEntry:
+        """The entry of ``key``, made (and the oldest dropped beyond the bound) when it is new."""
         with self._lock:
             value = self._items.get(key)
             if value is not None:
                 self._items.move_to_end(key)
-            return value
-
-    def put(self, key: str, value: SchemaChecks) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
+                return value
+            value = self._items[key] = SchemaEntry(_MARKER_TEXT in key)
             while len(self._items) > self._entries:
                 self._items.popitem(last=False)
+            return value
 
     def clear(self) -> None:
         with self._lock:
@@ -92,6 +165,24 @@ class _Cache:
 _CACHE: Final = _Cache(_CACHE_ENTRIES)
 
 
+def schema_entry(schema: Mapping[str, Any]) -> SchemaEntry | None:
+    """The shared entry of an input schema, keyed by its exact JSON text; ``None`` when it is not cached.
+
+    Not cached: a schema that is not JSON (a hand-built definition holding a set, a non-string key that
+    JSON cannot keep apart) or whose JSON is longer than :data:`_CACHE_KEY_MAX_CHARS`. The text is that of
+    the C encoder, one pass over a value the frame decoder built, in C, from at least as many bytes: it
+    comes before the bounds walk (which it lets many tools skip), and costs less than the decoding did, so
+    a schema too big to be judged is not made dearer to reject by more than that.
+    """
+    try:
+        key = _exact_json(schema)
+    except (TypeError, ValueError, RecursionError):
+        return None  # not JSON (a hand-built definition): checked, not cached
+    if len(key) > _CACHE_KEY_MAX_CHARS:
+        return None
+    return _CACHE.entry(key)
+
+
 def schema_checks(schema: Mapping[str, Any]) -> SchemaChecks:
     """The schema check of a tool's ``inputSchema`` and the scan of its strings, from one walk (or the cache).
 
@@ -99,20 +190,8 @@ def schema_checks(schema: Mapping[str, Any]) -> SchemaChecks:
     :func:`~mcp_troupe.policy.injection.scan_tool` reports for ``inputSchema.*`` fields. Call it only on a
     schema already within the bounds (:func:`~mcp_troupe.policy.bounds.definition_problem`).
     """
-    try:
-        key: str | None = _EXACT_JSON.encode(schema)
-    except (TypeError, ValueError):
-        key = None  # not JSON (a hand-built definition): checked, not cached
-    if key is not None and len(key) > _CACHE_KEY_MAX_CHARS:
-        key = None
-    if key is not None:
-        cached = _CACHE.get(key)
-        if cached is not None:
-            return cached
-    checks = _schema_checks(schema)
-    if key is not None:
-        _CACHE.put(key, checks)
-    return checks
+    entry = schema_entry(schema)
+    return entry.checks(schema) if entry is not None else _schema_checks(schema)
 
 
 def _schema_checks(schema: Mapping[str, Any]) -> SchemaChecks:

@@ -20,7 +20,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-__all__ = ["ApprovalBook", "ApprovalStatus", "fingerprint"]
+__all__ = ["ApprovalBook", "ApprovalStatus", "canonical_json", "fingerprint", "fingerprint_of_parts"]
 
 ApprovalStatus = Literal["new", "approved", "changed"]
 """``new``: never approved; ``approved``: approved with this very definition; ``changed``: approved, but the
@@ -30,6 +30,8 @@ definition is not the one that was approved (quarantined until approved again)."
 # json.dumps(..., sort_keys=True, separators=(",", ":"), ensure_ascii=False) with its encoder built once:
 # given options, dumps builds one per call, about a quarter of the cost of hashing a small definition.
 _CANONICAL: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# What that encoder writes a string with (ensure_ascii=False: the C encode_basestring, when there is one).
+_STRING: Final = json.encoder.encode_basestring
 
 
 def fingerprint(name: str, description: str, input_schema: Mapping[str, Any]) -> str:
@@ -42,6 +44,23 @@ def fingerprint(name: str, description: str, input_schema: Mapping[str, Any]) ->
     """
     canonical = _CANONICAL.encode({"name": name, "description": description, "inputSchema": input_schema})
     # surrogatepass: server JSON may carry lone surrogates, which strict UTF-8 cannot encode.
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def canonical_json(value: Any) -> str:
+    """``value`` as :func:`fingerprint` writes it inside the canonical JSON (keys sorted, compact, UTF-8)."""
+    return _CANONICAL.encode(value)
+
+
+def fingerprint_of_parts(name: str, description: str, schema_json: str) -> str:
+    """:func:`fingerprint` of a tool whose input schema's :func:`canonical_json` is ``schema_json``.
+
+    The same bytes: with sorted keys the canonical object is ``description``, ``inputSchema``, ``name`` in
+    that order, each string written by the encoder's own string function. A schema that many tools share is
+    then written once, not once per tool (issue 18). Only for ``str`` name and description (what
+    :func:`~mcp_troupe.protocol.mcp.parse_tool` makes); :func:`fingerprint` takes anything JSON.
+    """
+    canonical = f'{{"description":{_STRING(description)},"inputSchema":{schema_json},"name":{_STRING(name)}}}'
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -15,6 +15,9 @@ import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
+
+from mcp_troupe._frozen import constructor
 
 __all__ = [
     "BUILTIN_PREFIX",
@@ -95,6 +98,9 @@ class NameVerdict:
     def is_accepted(self) -> bool:
         """Whether the tool may be offered to the model under ``qualified``."""
         return self.rejected_reason is None
+
+
+_NAME_VERDICT: Final = constructor(NameVerdict)  # one per tool of every catalog (mcp_troupe._frozen)
 
 
 def assign_names(
@@ -254,8 +260,18 @@ class NameTable:
 
     def verdicts_of(self, qualified: str) -> Iterator[NameVerdict]:
         """The verdict on every tool that holds ``qualified`` now (none when nobody does)."""
-        holders: Iterable[tuple[str, str]] = self._holders.get(qualified, {})
-        if len(self._holders.get(qualified, ())) > 1:
+        held = self._holders.get(qualified)
+        if held is None:
+            return
+        if len(held) == 1:
+            # The common case, the only holder: name_rejection's answer without its lists and joins.
+            ((server, tool),) = held
+            listed = self._listed[server][tool]
+            if listed == 1 and qualified not in self._reserved and tool not in self._reserved:
+                yield _NAME_VERDICT(server, tool, qualified, None)
+                return
+        holders: Iterable[tuple[str, str]] = held
+        if len(held) > 1:
             # A collision names the other sides in server and listing order, however they arrived.
             holders = sorted(holders, key=self._position)
         holders = tuple(holders)

@@ -65,7 +65,8 @@ def parse_annotations(raw: object) -> dict[str, bool | str]:
 
 def effective_risk(annotations: Mapping[str, object] | None, trust: TrustLevel = "untrusted") -> Risk:
     """Return the risk of calling a tool with these annotations on a server of this trust level."""
-    hints = parse_annotations(annotations)
+    # No annotations (most tools) parse to no hints.
+    hints = parse_annotations(annotations) if annotations else {}
     is_read_only = hints.get("readOnlyHint") is True
     is_destructive = hints.get("destructiveHint") is True
     match trust:
