@@ -28,6 +28,7 @@ from tests.corpus.evaluate import (
     TUNING,
     TUNING_2,
     TUNING_3,
+    TUNING_4,
     benign_split,
     benign_tools,
     graded_scan,
@@ -97,8 +98,9 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "c": HELD_OUT,
         "d": HELD_OUT_2,
         "e": TUNING_3,
+        "f": TUNING_4,
     }
-    classes = Counter(attack for attack, family in families if family != "e")
+    classes = Counter(attack for attack, family in families if family not in ("e", "f"))
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
     assert sum(count == 4 for count in classes.values()) >= 20
@@ -107,6 +109,9 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
     assert only_d and all(families[(attack, "d")] == HELD_OUT_2 for attack in only_d)
     assert {attack for attack, family in families if family == "e"} == set(classes)
     assert {tool["package"] for tool in benign_tools(TUNING_3)} == {"lookalikes"}
+    assert {tool["package"] for tool in benign_tools(TUNING_4)} == {"lookalikes-2"}
+    # Family f (round 5, a training part) is weighted to the classes family c was still missed in.
+    assert len(poisoned_tools(TUNING_4)) >= 150
 
 
 def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> None:
