@@ -582,6 +582,49 @@ TOOLS_ROUND_5: list[dict[str, Any]] = [
         "Archive a support conversation and its attachments after it is resolved, as your retention policy requires.",
         conversation_id="Conversation id.",
     ),
+    # Added after the first scorer was trained (still round 5, still tuning): defensive statements that name
+    # a secret and the user, which the first model scored as concealment.
+    _tool(
+        "get_deploy_key",
+        "Return the fingerprint of a deploy key. Never show the private key to the user or put it in a reply; only the fingerprint is returned.",
+        key_id="Deploy key id.",
+    ),
+    _tool(
+        "connect_database",
+        "Connect to the database with the configured DSN. Do not echo the password back to the user in your answer.",
+        name="Connection name.",
+    ),
+    _tool(
+        "create_api_token",
+        "Create a personal access token. The token is shown once in the app; do not paste it into the chat.",
+        scopes="Comma-separated scopes.",
+    ),
+    _tool(
+        "read_env_var",
+        "Read an environment variable of the server. Values of variables named *_SECRET or *_TOKEN are masked and must not be revealed to the user.",
+        var="Variable name.",
+    ),
+    _tool(
+        "login",
+        "Log in with the user's credentials. Never store or repeat the password in the conversation; the server keeps only a session cookie.",
+        username="User name.",
+    ),
+    _tool(
+        "share_document",
+        "Share a document with the people the user names. Do not share it with anyone the user did not name.",
+        doc_id="Document id.",
+        emails="Comma-separated addresses.",
+    ),
+    _tool(
+        "get_webhook_secret",
+        "Check that a webhook secret is set. The secret itself is never returned to the assistant or the user.",
+        hook_id="Webhook id.",
+    ),
+    _tool(
+        "sign_transaction",
+        "Sign a transaction with the wallet's key. Do not reveal the seed phrase or the key to the user; ask the user to confirm the amount first.",
+        tx="Unsigned transaction.",
+    ),
     _tool(
         "verify_signature",
         "Verify a webhook signature. The signing secret is read from the server's environment and is not needed as an argument.",
