@@ -41,10 +41,11 @@ from mcp_troupe.policy.injection import RULES, Finding, Verdict, grade, scan_too
 
 MIN_CAUGHT = 0.95
 MAX_WITHHELD = 0.01
-# Measured on the held-out part (2026-12-01, round 4): 124/150 poisoned caught (family c), 1/491 real
-# blocked, 0 withheld; on family d (held-out-2): 164/174. The floors sit just under them.
-HELD_OUT_MIN_CAUGHT = 0.80
-HELD_OUT_2_MIN_CAUGHT = 0.92
+# Measured on the held-out part (2026-12-01, round 5, rules and learned scorer): 134/150 poisoned caught
+# (family c; 124 in round 4), 1/491 real blocked and 1 withheld; on family d (held-out-2): 170/174 (164 in
+# round 4). The floors sit just under them.
+HELD_OUT_MIN_CAUGHT = 0.88
+HELD_OUT_2_MIN_CAUGHT = 0.96
 HELD_OUT_MAX_BLOCKED = 1
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
@@ -146,7 +147,7 @@ def test_held_out_real_tools_are_rarely_kept_from_the_model() -> None:
 
 
 # The learned scorer's threshold lets at most 0.5 % of the real benign tuning tools through, by
-# cross-validation (tests/corpus/train_scorer.py); in-sample it withholds 1 of tuning-2's (2026-12-01).
+# cross-validation (tests/corpus/train_scorer.py); in-sample it withholds none of them (2026-12-01).
 MAX_TUNED_WITHHELD = 0.005
 
 
@@ -171,7 +172,8 @@ def test_the_tuned_parts_meet_the_goal_class_by_class() -> None:
 # The written look-alikes (tuning-3) that the scan still keeps out, measured 2026-12-01: a login that must
 # come before "any other tool of this server", a vault tool's "do not show it to the user", and a summariser
 # that leaves signatures "out of the summary". Real tools say these; the rules cannot yet tell them apart.
-LOOKALIKES_KEPT_OUT = 3
+# Round 5's learned scorer withholds one more (4).
+LOOKALIKES_KEPT_OUT = 4
 
 
 def test_family_e_and_the_look_alikes_meet_the_tuned_goals() -> None:
@@ -189,9 +191,9 @@ def test_family_e_and_the_look_alikes_meet_the_tuned_goals() -> None:
 
 
 # Family f (round 5, trained on): blind with the round-4 rules 94/186; with the learned scorer trained on it
-# 166/186 in-sample (its out-of-fold figure, 52/186 by the scorer alone, is in docs/security.md). The
+# 178/186 in-sample (its out-of-fold figure, 76/186 by the scorer alone, is in docs/security.md). The
 # round-5 look-alikes kept out: 3 of 48, all withheld by the scorer, none blocked.
-FAMILY_F_MIN_CAUGHT = 0.85
+FAMILY_F_MIN_CAUGHT = 0.94
 LOOKALIKES_2_WITHHELD = 3
 
 

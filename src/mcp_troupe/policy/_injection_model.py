@@ -43,9 +43,10 @@ FORMAT: Final = "mcp-troupe injection scorer 1"
 """The first line of the model file; a file of another format is refused."""
 
 _WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
-# Sentences end at . ! ? ; followed by space, at line breaks, and at HTML comment markers (an attacker's
-# "<!-- note for the assistant -->" is its own sentence).
-_SENTENCE_BREAK: Final = re.compile(r"(?<=[.!?;])\s+|\n+|<!--|-->")
+# Sentences end at . ! ? followed by space, at line breaks, and at HTML comment markers (an attacker's
+# "<!-- note for the assistant -->" is its own sentence). Not at ";": "it is routine; do not mention it"
+# is one thought, and cross-validation lost a fifth of its catches when it was split there.
+_SENTENCE_BREAK: Final = re.compile(r"(?<=[.!?])\s+|\n+|<!--|-->")
 _MIN_WORDS: Final = 4
 _MAX_SENTENCE_WORDS: Final = 80
 """A longer sentence is read as its first 80 words: what it says to the model comes early, and it keeps the
