@@ -178,3 +178,29 @@ def test_the_committed_model_is_what_the_training_script_builds() -> None:
     """Re-train from the corpora: the same bytes as the committed file (so nobody edits weights by hand,
     and the training is deterministic at full size)."""
     assert train_scorer.main(["--check"]) == 0
+
+
+WORDS = [
+    "you",
+    "User's",
+    "don't",
+    "NOTE",
+    "must",
+    "tool",
+    "the",
+    "x_user",
+    "naïve",
+    "«you»",
+    "'",
+    "-",
+    ".",
+    " ",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=30).map("".join))
+def test_the_cheap_gate_never_skips_a_text_with_a_scorable_sentence(text: str) -> None:
+    scorable = any(features(sentence, markup) is not None for sentence, markup in sentences(text))
+    if scorable:
+        assert model_module._may_score(text), text

@@ -103,6 +103,24 @@ not an order. (Generic words such as "tool", "any" or "nothing" are features, no
 description holds them.)"""
 
 
+# The gate before any sentence is split: a cheap word split of ASCII text (every ASCII character that is
+# not a letter or digit read as a space, apostrophes too) and the triggers' parts before an apostrophe
+# ("don't" -> "don"). A word _WORD finds in the triggers always leaves that part as a word here, so the
+# gate never skips a text with a scorable sentence; it only lets a few more through to the full reading.
+# (On bytes: bytes.translate with a 256-byte table is several times faster than str.translate.)
+_SEPARATORS: Final = bytes(
+    code if chr(code).isascii() and chr(code).isalnum() else ord(" ") for code in range(256)
+)
+_GATE: Final = frozenset(word.partition("'")[0].encode() for word in _TRIGGERS)
+
+
+def _may_score(text: str) -> bool:
+    """Whether a sentence of ``text`` may hold a trigger word (never ``False`` when one does)."""
+    if text.isascii():
+        return not _GATE.isdisjoint(text.lower().encode().translate(_SEPARATORS).split())
+    return not _TRIGGERS.isdisjoint(_WORD.findall(text.lower()))
+
+
 def sentences(text: str) -> Iterator[tuple[str, bool]]:
     """The sentences of ``text``, each with whether ``text`` has a markup sign (HTML comment, markdown
     note or heading) that the sentence's features should carry."""
@@ -206,7 +224,7 @@ def _sigmoid(logit: float) -> float:
 def best_sentence(text: str, model: Model | None = None) -> Score | None:
     """The highest-scoring sentence of ``text`` (``None`` when no sentence is scored)."""
     model = shipped() if model is None else model
-    if _TRIGGERS.isdisjoint(_WORD.findall(text.lower())):
+    if not _may_score(text):
         return None  # no sentence of it can be scored: skip the split
     best: tuple[float, str, list[str]] | None = None
     for sentence, markup in sentences(text):
