@@ -7,6 +7,8 @@
   Phrasing family ``a`` was tuned on, ``b`` was the first held-out part (measured once, then tuned on), ``c``
   was written after that and is held out; ``d`` (split ``held-out-2``, three classes of its own) was written
   in round 3 before any rule of that round changed, and is held out too.
+- Family ``e`` (round 4) and ``f`` (round 5, the learned scorer's training family) and the written
+  look-alikes (``benign_lookalikes.json``) are tuning parts (``tuning-3``, ``tuning-4``).
 - ``benign_tools.json`` / ``poisoned_tools.json``: the first, smaller corpora.
 
 Issue 15's goal on unseen definitions is >= 95% of poisoned ones blocked or withheld, <= 1% of real ones

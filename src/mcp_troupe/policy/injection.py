@@ -65,6 +65,10 @@ social-engineering shapes in ``_injection_shapes``, the intent rules (words of e
 in one sentence) in ``_injection_intents``, the same intents in eight other languages in
 ``_injection_languages``, the numbered checks and the prefilter in
 ``_injection_checks``, normalisation in ``_injection_text`` and encoded payloads in ``_injection_encoded``.
+Beside the rules, a learned scorer (``_injection_model``: a logistic model over each sentence's words and
+structural signs, trained offline on the corpora's tuning parts and shipped as data) gives a finding of rule
+``learned-score`` to a string of a tool definition whose best sentence scores over its threshold; such a
+finding withholds a tool the rules call clean, and never blocks.
 
 The rules are measured on labelled corpora in ``tests/corpus`` (thousands of real definitions listed from
 npm and PyPI servers, and poisoned ones of 25 attack classes), on a held-out part only
