@@ -33,6 +33,9 @@ false-positive side is the benign ``held-out`` part."""
 TUNING_3 = "tuning-3"
 """Poisoned family ``e`` (round 4) and the written benign look-alikes (``benign_lookalikes.json``): tuned
 on."""
+TUNING_4 = "tuning-4"
+"""Poisoned family ``f`` (round 5) and the round-5 look-alikes (package ``lookalikes-2``): written before the
+learned scorer was trained, and trained on."""
 LOOKALIKES = "written"
 """The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
 
@@ -62,10 +65,10 @@ def first_split(package: str) -> str:
 
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
-    (``tuning`` or ``tuning-2``); ``tuning-3`` for the written look-alikes. A package's tools are never
-    split."""
+    (``tuning`` or ``tuning-2``); ``tuning-3`` and ``tuning-4`` for the written look-alikes. A package's
+    tools are never split."""
     if registry == LOOKALIKES:
-        return TUNING_3
+        return TUNING_4 if package == "lookalikes-2" else TUNING_3
     if f"{registry}:{package}" not in _seen_packages():
         return HELD_OUT
     return TUNING if first_split(package) == TUNING else TUNING_2
@@ -176,7 +179,9 @@ def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--split", choices=(HELD_OUT, HELD_OUT_2, TUNING, TUNING_2, TUNING_3, "all"), default=HELD_OUT
+        "--split",
+        choices=(HELD_OUT, HELD_OUT_2, TUNING, TUNING_2, TUNING_3, TUNING_4, "all"),
+        default=HELD_OUT,
     )
     parser.add_argument(
         "--show-benign", action="store_true", help="list the benign tools kept from the model"

@@ -267,7 +267,7 @@ def test_the_prefilter_changes_no_finding_on_the_corpus() -> None:
 
 def test_the_prefilter_changes_no_finding_on_the_examples() -> None:
     for text in [text for _, text in FLAGGED] + CLEAN:
-        assert scan_text(text) == _scan_unfiltered(text, "text"), text
+        assert _scan(text, "text") == _scan_unfiltered(text, "text"), text
         assert _scan(text, "name", True) == _scan_unfiltered(text, "name", True), text
 
 
@@ -319,7 +319,7 @@ MIXED_TEXT = disguised(
 @settings(max_examples=300, deadline=None)
 @given(text=MIXED_TEXT)
 def test_the_prefilter_changes_no_finding(text: str) -> None:
-    assert scan_text(text) == _scan_unfiltered(text, "text")
+    assert _scan(text, "text") == _scan_unfiltered(text, "text")
     assert _scan(text, "name", True) == _scan_unfiltered(text, "name", True)
 
 

@@ -33,7 +33,8 @@ RULES: Final[Mapping[str, str]] = MappingProxyType(
         ENCODED_BLOB: "long base64 or hex runs, or short ones that decode to flagged text",
     }
 )
-"""Rule id -> what the rule looks for; every :class:`Finding` carries one of these ids."""
+"""Rule id -> what the rule looks for; every :class:`Finding` carries one of these ids, or ``learned-score``
+(the learned scorer's, ``_injection_model.LEARNED_SCORE``, which is no textual rule and only withholds)."""
 
 Confidence = Literal["high", "low", "weak"]
 """How sure a finding is: ``high`` blocks the tool, ``low`` withholds it until an operator reviews it,

@@ -65,6 +65,10 @@ social-engineering shapes in ``_injection_shapes``, the intent rules (words of e
 in one sentence) in ``_injection_intents``, the same intents in eight other languages in
 ``_injection_languages``, the numbered checks and the prefilter in
 ``_injection_checks``, normalisation in ``_injection_text`` and encoded payloads in ``_injection_encoded``.
+Beside the rules, a learned scorer (``_injection_model``: a logistic model over each sentence's words and
+structural signs, trained offline on the corpora's tuning parts and shipped as data) gives a finding of rule
+``learned-score`` to a string of a tool definition whose best sentence scores over its threshold; such a
+finding withholds a tool the rules call clean, and never blocks.
 
 The rules are measured on labelled corpora in ``tests/corpus`` (thousands of real definitions listed from
 npm and PyPI servers, and poisoned ones of 25 attack classes), on a held-out part only
@@ -88,6 +92,7 @@ from typing import Any, Final, Literal
 
 from mcp_troupe.policy._injection_checks import _checks_for, _text_matches
 from mcp_troupe.policy._injection_encoded import _blob_hits
+from mcp_troupe.policy._injection_model import LEARNED_SCORE, learned_hits
 from mcp_troupe.policy._injection_rules import (
     ENCODED_BLOB,
     EXFILTRATION,
@@ -278,19 +283,25 @@ _CACHED_TEXT_MAX = 1000
 
 @functools.lru_cache(maxsize=2048)
 def _cached_hits(text: str, is_name: bool) -> tuple[_Hit, ...]:
-    return tuple(_hits(text, is_name=is_name, prefilter=True))
+    return (*_hits(text, is_name=is_name, prefilter=True), *_learned(text, is_name))
+
+
+def _learned(text: str, is_name: bool) -> list[_Hit]:
+    """The learned scorer's hit on a string of a tool definition (``_injection_model``); names are not
+    sentences, and the textual rules read them."""
+    return [] if is_name else learned_hits(_normalise(text))
 
 
 def _scan(text: str, field: str, is_name: bool = False) -> list[Finding]:
     """Scan one string of a tool definition."""
     if len(text) <= _CACHED_TEXT_MAX:
         return _findings(_cached_hits(text, is_name), field)
-    return _findings(_hits(text, is_name=is_name, prefilter=True), field)
+    return _findings([*_hits(text, is_name=is_name, prefilter=True), *_learned(text, is_name)], field)
 
 
 def _scan_unfiltered(text: str, field: str, is_name: bool = False) -> list[Finding]:
     """:func:`_scan` without the prefilter or the cache: every check runs. The tests hold the two equal."""
-    return _findings(_hits(text, is_name=is_name, prefilter=False), field)
+    return _findings([*_hits(text, is_name=is_name, prefilter=False), *_learned(text, is_name)], field)
 
 
 def scan_text(text: str, field: str = "text") -> list[Finding]:
@@ -434,7 +445,18 @@ def grade(findings: Sequence[Finding]) -> Verdict:
     another rule; ``withhold`` when there are low findings of one rule only, or weak findings of two rules or
     more; ``clean`` when there is nothing, or weak findings of one rule only (a tool about SSH keys names
     ``~/.ssh``: that alone says nothing). Findings of a ``clean`` tool are still kept as warnings.
+
+    A finding of the learned scorer (``learned-score``) turns ``clean`` into ``withhold`` and nothing more:
+    a statistical score is a reason for an operator to look, not for rejecting a tool, and it does not
+    corroborate a rule's finding.
     """
+    learned = any(finding.rule == LEARNED_SCORE for finding in findings)
+    verdict = _grade_rules([finding for finding in findings if finding.rule != LEARNED_SCORE])
+    return "withhold" if learned and verdict == "clean" else verdict
+
+
+def _grade_rules(findings: Sequence[Finding]) -> Verdict:
+    """:func:`grade` of the textual rules' findings."""
     confidences = {finding.confidence for finding in findings}
     rules = {finding.rule for finding in findings} & _RULE_IDS
     if HIGH in confidences:

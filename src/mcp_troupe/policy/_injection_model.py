@@ -1,0 +1,312 @@
+"""The learned scorer of the injection scan: a logistic model over a sentence's words, shipped as data.
+
+The phrase, shape and intent rules (``_injection_rules``, ``_injection_shapes``, ``_injection_intents``)
+match the wordings their author thought of; each round of them lifted the family it was tuned on to ~97 %
+and the next unseen family much less (docs/security.md). This scorer reads a sentence differently: it
+weighs every word and word pair it holds, and a few structural signs that do not depend on wording (the
+sentence speaks to the model, names the user, names other tools or servers, or secrets, carries an
+obligation or a negation, sits in an HTML comment or a markdown note), and their pairs, with weights
+learned from labelled sentences. It is trained offline by ``tests/corpus/train_scorer.py`` on the corpus's
+*tuning* parts only; the weights and the threshold are the file ``injection_model.tsv.gz`` beside this
+module. Inference is plain Python: a dict lookup per feature.
+
+Its verdict is never ``block``: a sentence scoring at or above the threshold gives a finding of rule
+``learned-score`` that withholds the tool until an operator reviews it (:func:`mcp_troupe.policy.injection.
+grade`), and the finding names the score, the threshold and the features that weighed most, so
+``troupe review`` says why.
+
+Cost: the model runs only on sentences of four words or more that hold one of the structural trigger
+words (:data:`_TRIGGERS`); the training script applies the same filter, so the scores it measures are the
+scores the scan gives. A sentence without any of those words scores nothing.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import logging
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+from mcp_troupe.policy._injection_rules import LOW, _Hit
+from mcp_troupe.policy._injection_text import _escape
+
+_LOG = logging.getLogger("mcp_troupe.policy")
+
+MODEL_FILE: Final = Path(__file__).with_name("injection_model.tsv.gz")
+FORMAT: Final = "mcp-troupe injection scorer 1"
+"""The first line of the model file; a file of another format is refused."""
+
+_WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+# Sentences end at . ! ? followed by space, at line breaks, and at HTML comment markers (an attacker's
+# "<!-- note for the assistant -->" is its own sentence). Not at ";": "it is routine; do not mention it"
+# is one thought, and cross-validation lost a fifth of its catches when it was split there.
+_SENTENCE_BREAK: Final = re.compile(r"(?<=[.!?])\s+|\n+|<!--|-->")
+_MIN_WORDS: Final = 4
+_MAX_SENTENCE_WORDS: Final = 80
+"""A longer sentence is read as its first 80 words: what it says to the model comes early, and it keeps the
+cost of one sentence bounded."""
+
+# Structural groups: words that say who a sentence speaks to or about, and how. A group's feature is on
+# when the sentence holds any of its words; pairs of groups are features too ("the model" + "must").
+_GROUPS: Final[Mapping[str, frozenset[str]]] = {
+    "you": frozenset(("you", "your", "yourself", "you're", "you'll", "yours")),
+    "model": frozenset(
+        (
+            *("assistant", "assistants", "model", "models", "ai", "agent", "agents", "llm", "llms"),
+            *("claude", "gpt", "chatbot", "copilot", "bot"),
+        )
+    ),
+    "user": frozenset(("user", "user's", "users", "person", "human", "customer", "owner", "people")),
+    "tools": frozenset(("tool", "tools", "server", "servers", "integration", "plugin", "endpoint")),
+    "other": frozenset(("other", "another", "any", "every", "all", "older", "previous", "legacy")),
+    "secret": frozenset(
+        (
+            *("password", "passwords", "token", "tokens", "key", "keys", "credential", "credentials"),
+            *("secret", "secrets", "ssh", "env", "cookie", "cookies", "session"),
+        )
+    ),
+    "oblige": frozenset(
+        (
+            *("must", "should", "shall", "required", "requires", "require", "mandatory", "obliged"),
+            *("need", "needs", "expected", "always", "never", "only"),
+        )
+    ),
+    "negate": frozenset(("not", "no", "don't", "never", "nothing", "without", "avoid", "refrain")),
+    "polite": frozenset(("please", "kindly", "note", "tip", "hint", "guidance")),
+    "conversation": frozenset(
+        ("conversation", "chat", "reply", "replies", "response", "answer", "transcript", "messages")
+    ),
+    "instead": frozenset(("instead", "replaces", "replacement", "supersedes", "successor", "place")),
+    "prior": frozenset(("earlier", "prior", "previous", "before", "above", "already", "ahead", "advance")),
+}
+_TRIGGERS: Final = frozenset(
+    (
+        *_GROUPS["you"],
+        *_GROUPS["model"],
+        *("user", "user's", "users", "person", "human", "people"),
+        *("must", "should", "shall", "required", "mandatory", "obliged", "need", "needs", "expected"),
+        *("always", "never", "not", "don't", "avoid", "refrain", "please", "kindly", "note"),
+        *("earlier", "prior", "already", "ahead", "advance", "instead", "replaces", "supersedes"),
+        *("successor", "replacement", "conversation", "chat", "reply", "transcript", "secret", "secrets"),
+        *("password", "passwords", "credential", "credentials"),
+    )
+)
+"""A sentence is scored only if it holds one of these: a sentence that addresses no one, names no user,
+neither obliges nor forbids anything, and speaks of no earlier state, replacement, conversation or secret is
+not an order. (Generic words such as "tool", "any" or "nothing" are features, not triggers: nearly every
+description holds them.)"""
+
+
+# The gate before any sentence is split: a cheap word split of ASCII text (every ASCII character that is
+# not a letter or digit read as a space, apostrophes too) and the triggers' parts before an apostrophe
+# ("don't" -> "don"). A word _WORD finds in the triggers always leaves that part as a word here, so the
+# gate never skips a text with a scorable sentence; it only lets a few more through to the full reading.
+# (On bytes: bytes.translate with a 256-byte table is several times faster than str.translate.)
+_SEPARATORS: Final = bytes(
+    code if chr(code).isascii() and chr(code).isalnum() else ord(" ") for code in range(256)
+)
+_GATE: Final = frozenset(word.partition("'")[0].encode() for word in _TRIGGERS)
+
+
+def _may_score(text: str) -> bool:
+    """Whether a sentence of ``text`` may hold a trigger word (never ``False`` when one does)."""
+    if text.isascii():
+        return not _GATE.isdisjoint(text.lower().encode().translate(_SEPARATORS).split())
+    return not _TRIGGERS.isdisjoint(_WORD.findall(text.lower()))
+
+
+def sentences(text: str) -> Iterator[tuple[str, bool]]:
+    """The sentences of ``text``, each with whether ``text`` has a markup sign (HTML comment, markdown
+    note or heading) that the sentence's features should carry."""
+    markup = "<!--" in text or "\n>" in text or text.startswith(">") or "**" in text or "\n#" in text
+    markup = markup or text.startswith("#")
+    for piece in _SENTENCE_BREAK.split(text):
+        piece = piece.strip()
+        if piece:
+            yield piece, markup
+
+
+def features(sentence: str, markup: bool = False) -> list[str] | None:
+    """The features of one sentence, or ``None`` when the sentence is not scored (too short, or no trigger
+    word). Unigrams are ``u:word``, word pairs ``b:word word``, the first word ``f:word``, structural groups
+    ``g:name`` and their pairs ``p:a+b``."""
+    words = _WORD.findall(sentence.lower())[:_MAX_SENTENCE_WORDS]
+    if len(words) < _MIN_WORDS or _TRIGGERS.isdisjoint(words):
+        return None
+    found = [f"u:{word}" for word in words]
+    found += [f"b:{first} {second}" for first, second in itertools.pairwise(words)]
+    found.append(f"f:{words[0]}")
+    present = set(words)
+    groups = sorted(name for name, lexicon in _GROUPS.items() if not lexicon.isdisjoint(present))
+    if markup:
+        groups.append("markup")
+    found += [f"g:{name}" for name in groups]
+    found += [f"p:{a}+{b}" for index, a in enumerate(groups) for b in groups[index + 1 :]]
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """Weights of the logistic model: ``score = sigmoid(bias + sum of the weights of a sentence's
+    features)``; a sentence at or above ``threshold`` withholds its tool."""
+
+    bias: float
+    threshold: float
+    weights: Mapping[str, float]
+
+    def logit(self, found: Iterable[str]) -> float:
+        """The log-odds of one sentence's features (each counted once)."""
+        weights = self.weights
+        return self.bias + sum(weights.get(feature, 0.0) for feature in set(found))
+
+
+def parse(text: str) -> Model:
+    """Read a model file's text (:data:`FORMAT`, then ``bias``, ``threshold`` and ``feature<TAB>weight``
+    lines). A malformed file raises ``ValueError`` naming the line."""
+    lines = text.splitlines()
+    if not lines or lines[0] != FORMAT:
+        raise ValueError(f"injection model: first line is not {FORMAT!r}")
+    values: dict[str, float] = {}
+    weights: dict[str, float] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        name, tab, value = line.rpartition("\t")
+        try:
+            weight = float(value)
+        except ValueError:
+            weight = math.nan
+        if not tab or not name or not math.isfinite(weight):
+            raise ValueError(f"injection model: line {number} is not 'feature<TAB>number': {line[:60]!r}")
+        if name in ("bias", "threshold"):
+            values[name] = weight
+        else:
+            weights[name] = weight
+    if set(values) != {"bias", "threshold"} or not 0.0 < values["threshold"] < 1.0:
+        raise ValueError("injection model: needs 'bias' and a 'threshold' between 0 and 1")
+    return Model(values["bias"], values["threshold"], weights)
+
+
+def dump(model: Model) -> bytes:
+    """The model file's bytes: deterministic (sorted features, fixed precision, no gzip timestamp)."""
+    lines = [FORMAT, f"bias\t{model.bias:.4f}", f"threshold\t{model.threshold:.4f}"]
+    lines += [f"{feature}\t{weight:.4f}" for feature, weight in sorted(model.weights.items())]
+    return gzip.compress(("\n".join(lines) + "\n").encode(), compresslevel=9, mtime=0)
+
+
+@cache
+def shipped() -> Model:
+    """The model shipped with the package (read once)."""
+    return parse(gzip.decompress(MODEL_FILE.read_bytes()).decode())
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The highest-scoring sentence of a text and why it scored."""
+
+    probability: float
+    sentence: str
+    top: tuple[tuple[str, float], ...]
+    """The features that added most to the score, with their weights, highest first."""
+
+
+def _sigmoid(logit: float) -> float:
+    if logit >= 0:
+        return 1.0 / (1.0 + math.exp(-logit))
+    odds = math.exp(logit)
+    return odds / (1.0 + odds)
+
+
+def best_sentence(text: str, model: Model | None = None) -> Score | None:
+    """The highest-scoring sentence of ``text`` (``None`` when no sentence is scored)."""
+    model = shipped() if model is None else model
+    if not _may_score(text):
+        return None  # no sentence of it can be scored: skip the split
+    best: tuple[float, str, list[str]] | None = None
+    for sentence, markup in sentences(text):
+        found = features(sentence, markup)
+        if found is None:
+            continue
+        logit = model.logit(found)
+        if best is None or logit > best[0]:
+            best = (logit, sentence, found)
+    if best is None:
+        return None
+    logit, sentence, found = best
+    weights = model.weights
+    ranked = sorted(((weights[f], f) for f in set(found) if weights.get(f, 0.0) > 0), reverse=True)
+    return Score(_sigmoid(logit), sentence, tuple((feature, weight) for weight, feature in ranked[:4]))
+
+
+_GROUP_WORDS: Final = {
+    "you": "second person",
+    "model": "names the model",
+    "user": "names the user",
+    "tools": "names tools or servers",
+    "other": "other/any/every",
+    "secret": "names secrets",
+    "oblige": "obligation",
+    "negate": "negation",
+    "polite": "note/please",
+    "conversation": "the reply or chat",
+    "instead": "a replacement",
+    "prior": "before/already",
+    "markup": "HTML comment or markdown note",
+}
+
+
+def describe_feature(feature: str) -> str:
+    """A feature as a reviewer reads it: ``'do not'``, ``[names the user]``, ``[names the model +
+    obligation]``."""
+    kind, _, value = feature.partition(":")
+    match kind:
+        case "u" | "b":
+            return repr(value)
+        case "f":
+            return f"starts with {value!r}"
+        case "g":
+            return f"[{_GROUP_WORDS.get(value, value)}]"
+        case "p":
+            a, _, b = value.partition("+")
+            return f"[{_GROUP_WORDS.get(a, a)} + {_GROUP_WORDS.get(b, b)}]"
+        case _:
+            return feature
+
+
+LEARNED_SCORE: Final = "learned-score"
+"""The rule id of the scorer's findings. Not one of the textual ``RULES``: its findings withhold a tool,
+never block it, and never corroborate another rule's finding (:func:`mcp_troupe.policy.injection.grade`)."""
+
+_SENTENCE_EXCERPT: Final = 100
+
+
+@cache
+def _model_or_none() -> Model | None:
+    """The shipped model, or ``None`` (logged once) if its file is missing or damaged: the textual rules
+    still run, and a damaged install must not stop every catalog from being listed."""
+    try:
+        return shipped()
+    except (OSError, ValueError, EOFError, UnicodeDecodeError) as error:
+        _LOG.warning("injection scan: the learned scorer is off, its model cannot be read (%s)", error)
+        return None
+
+
+def learned_hits(readable: str) -> list[_Hit]:
+    """The scorer's hit on one normalised string of a tool definition: none, or one that names the score,
+    the threshold, the features that weighed most and the sentence."""
+    model = _model_or_none()
+    if model is None:
+        return []
+    best = best_sentence(readable, model)
+    if best is None or best.probability < model.threshold:
+        return []
+    top = ", ".join(f"{describe_feature(feature)} {weight:+.1f}" for feature, weight in best.top)
+    sentence = _escape(best.sentence)
+    if len(sentence) > _SENTENCE_EXCERPT:
+        sentence = sentence[: _SENTENCE_EXCERPT - 1] + "…"
+    excerpt = f"learned scorer {best.probability:.3f} >= {model.threshold:.3f} ({top}): {sentence}"
+    return [(LEARNED_SCORE, False, excerpt, LOW)]

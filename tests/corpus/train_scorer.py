@@ -1,0 +1,277 @@
+"""Train the injection scan's learned scorer (``src/mcp_troupe/policy/injection_model.tsv.gz``).
+
+    python -m tests.corpus.train_scorer [--check] [--folds-only] [--out PATH]
+
+Run by hand; the output is committed and deterministic (the same corpora give the same bytes; the unit
+tests hold it to that). It reads the TUNING parts only: benign ``tuning``, ``tuning-2``, ``tuning-3``,
+``tuning-4`` and the first benign corpus, and poisoned families ``a``, ``b``, ``e`` and ``f``. Families
+``c`` and ``d`` and the held-out benign packages are never read here.
+
+The unit is a sentence (``policy._injection_model.sentences``), filtered as the scan filters it. A
+sentence of a benign tool is a negative. A sentence of a poisoned tool is a positive unless it is a
+sentence of the carrier tools the payloads were placed in (``build_poisoned.CARRIERS``): those are
+negatives, so the model cannot learn the carriers. A tool's score is the highest of its sentences'.
+
+The model is L2-regularised logistic regression over the features that occur in two training sentences or
+more, classes weighted to balance, fitted by full-batch Adam (fixed steps, fixed order: deterministic).
+
+The threshold is chosen by cross-validation, not on the data the final model saw: leave one poisoned
+family out (train on three of a, b, e, f and a quarter-split of the benign packages, score the fourth
+family and the left-out benign quarter), pool the out-of-fold benign tool scores, and take the lowest
+threshold at which at most 0.5 % of the real benign tuning tools score at or above it. The written
+look-alikes are trained on as negatives but not counted in that rate: they are hard cases written on
+purpose, not a sample of what servers say, and 8 of them would take most of the 0.5 % on their own; how
+many of them score over the threshold is printed beside it. The out-of-fold catch rate
+of each left-out family is the estimate of how the scorer does on an unseen family; it is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tests.corpus import build_poisoned
+from tests.corpus.evaluate import (
+    LOOKALIKES,
+    TUNING,
+    TUNING_2,
+    TUNING_3,
+    TUNING_4,
+    benign_tools,
+    load,
+    poisoned_tools,
+)
+
+from mcp_troupe.policy._injection_model import MODEL_FILE, Model, dump, features, sentences
+from mcp_troupe.policy._injection_text import _normalise
+from mcp_troupe.policy.injection import _schema_strings
+
+TRAINING_FAMILIES = ("a", "b", "e", "f")
+BENIGN_SPLITS = (TUNING, TUNING_2, TUNING_3, TUNING_4)
+MAX_FP = 0.005
+MIN_COUNT = 2
+L2 = 3e-4
+STEPS = 400
+RATE = 0.05
+PRUNE = 0.002
+"""Weights smaller than this are left out of the file (they move no score by a visible amount)."""
+
+
+def tool_texts(tool: dict[str, Any]) -> list[str]:
+    """The strings of a definition the scorer reads (description, title, schema texts; not names),
+    normalised as the scan normalises them."""
+    texts = [tool.get("description") or "", tool.get("title") or ""]
+    schema = tool.get("inputSchema")
+    if isinstance(schema, dict):
+        texts += [text for _, text, is_name in _schema_strings(schema, "inputSchema") if not is_name]
+    return [_normalise(text) for text in texts if text]
+
+
+def tool_sentences(tool: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """The scored sentences of a definition, with their features."""
+    found = []
+    for text in tool_texts(tool):
+        for sentence, markup in sentences(text):
+            feats = features(sentence, markup)
+            if feats is not None:
+                found.append((sentence, feats))
+    return found
+
+
+def _carrier_sentences() -> frozenset[str]:
+    carriers = [*build_poisoned.CARRIERS, {"description": "Advanced options.", "inputSchema": {}}]
+    return frozenset(sentence for tool in carriers for sentence, _ in tool_sentences(tool))
+
+
+@dataclass(frozen=True)
+class Example:
+    """One tool: its group (for the folds), label, and scored sentences."""
+
+    key: str
+    fold: str
+    label: int
+    sentences: tuple[tuple[str, tuple[str, ...]], ...]
+    """(sentence, features) whose label is the tool's (carrier sentences of poisoned tools are kept apart
+    in ``negatives``)."""
+    negatives: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    written: bool = False
+    """A benign look-alike written for the corpus (not listed from a real server): trained on, but not
+    counted in the false-positive rate the threshold is picked for (see :func:`cross_validate`)."""
+
+
+def _benign_fold(package: str) -> str:
+    return "abef"[hashlib.sha256(f"fold:{package}".encode()).digest()[0] % 4]
+
+
+def examples() -> list[Example]:
+    """Every tool of the tuning parts as an :class:`Example` (benign folds by package, poisoned by family)."""
+    carriers = _carrier_sentences()
+    found = []
+    for split in BENIGN_SPLITS:
+        for tool in benign_tools(split):
+            scored = tuple((s, tuple(f)) for s, f in tool_sentences(tool))
+            key = f"{tool['registry']}:{tool['package']}/{tool['name']}"
+            written = tool["registry"] == LOOKALIKES
+            found.append(Example(key, _benign_fold(tool["package"]), 0, scored, written=written))
+    for index, tool in enumerate(load("benign_tools.json")["tools"]):
+        scored = tuple((s, tuple(f)) for s, f in tool_sentences(tool))
+        found.append(Example(f"first:{index}", _benign_fold(f"first:{index // 10}"), 0, scored))
+    for tool in poisoned_tools():
+        if tool["family"] not in TRAINING_FAMILIES:
+            continue
+        scored = tool_sentences(tool)
+        positive = tuple((s, tuple(f)) for s, f in scored if s not in carriers)
+        negative = tuple((s, tuple(f)) for s, f in scored if s in carriers)
+        found.append(Example(tool["id"], tool["family"], 1, positive, negative))
+    return found
+
+
+def _sentence_rows(train: Sequence[Example]) -> tuple[list[tuple[str, ...]], list[int]]:
+    """Distinct (features, label) sentence rows of the training tools; a sentence seen with both labels is
+    kept once as each."""
+    seen: dict[tuple[tuple[str, ...], int], None] = {}
+    for example in train:
+        for _, feats in example.sentences:
+            seen.setdefault((feats, example.label), None)
+        for _, feats in example.negatives:
+            seen.setdefault((feats, 0), None)
+    rows = list(seen)
+    return [feats for feats, _ in rows], [label for _, label in rows]
+
+
+def fit(train: Sequence[Example], threshold: float = 0.5) -> Model:
+    """Fit the logistic model on the training tools' sentences."""
+    rows, labels = _sentence_rows(train)
+    counts = Counter(feature for feats in rows for feature in set(feats))
+    vocabulary = sorted(feature for feature, count in counts.items() if count >= MIN_COUNT)
+    index = {feature: number for number, feature in enumerate(vocabulary)}
+    row_ids: list[int] = []
+    col_ids: list[int] = []
+    for row, feats in enumerate(rows):
+        for feature in sorted(set(feats)):
+            column = index.get(feature)
+            if column is not None:
+                row_ids.append(row)
+                col_ids.append(column)
+    r = np.asarray(row_ids, dtype=np.int64)
+    c = np.asarray(col_ids, dtype=np.int64)
+    y = np.asarray(labels, dtype=np.float64)
+    n, d = len(rows), len(vocabulary)
+    positives = max(1.0, float(y.sum()))
+    negatives = max(1.0, n - float(y.sum()))
+    sample_weight = np.where(y == 1, n / (2 * positives), n / (2 * negatives)) / n
+    w = np.zeros(d)
+    b = 0.0
+    m_w = np.zeros(d)
+    v_w = np.zeros(d)
+    m_b = v_b = 0.0
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    for step in range(1, STEPS + 1):
+        z = np.bincount(r, weights=w[c], minlength=n) + b
+        p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+        g = (p - y) * sample_weight
+        grad_w = np.bincount(c, weights=g[r], minlength=d) + 2 * L2 * w
+        grad_b = float(g.sum())
+        m_w = beta1 * m_w + (1 - beta1) * grad_w
+        v_w = beta2 * v_w + (1 - beta2) * grad_w * grad_w
+        m_b = beta1 * m_b + (1 - beta1) * grad_b
+        v_b = beta2 * v_b + (1 - beta2) * grad_b * grad_b
+        correction1 = 1 - beta1**step
+        correction2 = 1 - beta2**step
+        w -= RATE * (m_w / correction1) / (np.sqrt(v_w / correction2) + eps)
+        b -= RATE * (m_b / correction1) / (np.sqrt(v_b / correction2) + eps)
+    weights = {
+        feature: round(float(weight), 4)
+        for feature, weight in zip(vocabulary, w, strict=True)
+        if abs(weight) >= PRUNE
+    }
+    return Model(round(b, 4), threshold, weights)
+
+
+def tool_score(model: Model, example: Example) -> float:
+    """The highest sentence probability of a tool (0 when no sentence is scored)."""
+    all_sentences = (*example.sentences, *example.negatives)
+    if not all_sentences:
+        return 0.0
+    logit = max(model.logit(feats) for _, feats in all_sentences)
+    return float(1.0 / (1.0 + np.exp(-logit)))
+
+
+def pick_threshold(benign_scores: Iterable[float]) -> float:
+    """The lowest threshold (on a 0.0001 grid) at which at most :data:`MAX_FP` of benign tools score at
+    or above it."""
+    scores = sorted(benign_scores, reverse=True)
+    allowed = int(MAX_FP * len(scores))
+    # A threshold just above the (allowed+1)-th highest benign score lets exactly `allowed` through.
+    cut = scores[allowed] if allowed < len(scores) else 0.0
+    return min(0.9999, max(0.5, np.floor(cut * 10000 + 1) / 10000))
+
+
+def cross_validate(all_examples: Sequence[Example]) -> tuple[float, dict[str, tuple[int, int]]]:
+    """Leave-one-family-out: the threshold from pooled out-of-fold benign scores, and each left-out
+    family's (caught, total) at it."""
+    benign_scores: list[float] = []
+    written_scores: list[float] = []
+    held: dict[str, list[float]] = {}
+    for family in TRAINING_FAMILIES:
+        train = [example for example in all_examples if example.fold != family]
+        test = [example for example in all_examples if example.fold == family]
+        model = fit(train)
+        for example in test:
+            score = tool_score(model, example)
+            if example.label:
+                held.setdefault(family, []).append(score)
+            elif example.written:
+                written_scores.append(score)
+            else:
+                benign_scores.append(score)
+    threshold = pick_threshold(benign_scores)
+    caught = {
+        family: (sum(score >= threshold for score in scores), len(scores)) for family, scores in held.items()
+    }
+    kept_out = sum(score >= threshold for score in benign_scores)
+    written = sum(score >= threshold for score in written_scores)
+    print(
+        f"cross-validated threshold {threshold:.4f}: {kept_out}/{len(benign_scores)} real benign tools and "
+        f"{written}/{len(written_scores)} written look-alikes over it"
+    )
+    for family, (hit, total) in sorted(caught.items()):
+        print(f"  family {family} left out: {hit}/{total} ({hit / total:.1%}) over the threshold")
+    return threshold, caught
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=MODEL_FILE)
+    parser.add_argument("--check", action="store_true", help="fail if the file differs from a fresh build")
+    parser.add_argument("--folds-only", action="store_true", help="only print the cross-validation")
+    options = parser.parse_args(argv)
+    all_examples = examples()
+    print(
+        f"{sum(not e.label for e in all_examples)} benign and {sum(e.label for e in all_examples)} poisoned "
+        f"tuning tools"
+    )
+    threshold, _ = cross_validate(all_examples)
+    if options.folds_only:
+        return 0
+    model = fit(all_examples, threshold)
+    data = dump(model)
+    print(f"{len(model.weights)} features, bias {model.bias}, threshold {threshold}, {len(data)} bytes")
+    if options.check:
+        same = options.out.exists() and options.out.read_bytes() == data
+        print("up to date" if same else f"{options.out} differs from a fresh build")
+        return 0 if same else 1
+    options.out.write_bytes(data)
+    print(f"-> {options.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
