@@ -105,8 +105,9 @@ def _excerpt(data: bytes | str) -> str:
 
 
 # One of each, made once: json.dumps/json.loads with options build an encoder per call, and loads of bytes
-# first sniffs their encoding (json.detect_encoding). Both are stateless between calls, so sharing them
-# between threads is safe (issue #12: this is on every frame of the call path).
+# first sniffs their encoding (json.detect_encoding). Both are stateless between calls (the encoder makes
+# its circular-reference marks per call; json.loads itself shares one default decoder between all threads),
+# so sharing them between threads is safe. Issue #12: this is on every frame of the call path.
 _DECODER = json.JSONDecoder()
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 _ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True)
