@@ -429,8 +429,12 @@ class Troupe:
                 except asyncio.CancelledError:
                     # This task was cancelled (and the future with it): give the call up on the server too
                     # (notifications/cancelled, or tasks/cancel for a task). Done here rather than by a done
-                    # callback on the future, which every answered call would pay for.
-                    lane.cancel(request_id, "the caller cancelled the call")
+                    # callback on the future, which every answered call would pay for. A failure to tell the
+                    # server is logged, as the loop logged a failing callback: the cancellation stands.
+                    try:
+                        lane.cancel(request_id, "the caller cancelled the call")
+                    except Exception:
+                        log.exception("could not cancel call %r of %s on the server", request_id, name)
                     raise
                 return self._render(reply)
         future: Future[Any] = Future()
