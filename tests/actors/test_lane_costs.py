@@ -193,6 +193,25 @@ def test_answers_read_on_the_callers_own_loop_need_no_wakeup() -> None:
     asyncio.run(main())
 
 
+def test_answers_for_callers_on_two_loops_in_one_read_wake_each_loop_once() -> None:
+    wire = Wire()
+    lane = make_lane(wire)
+    loops = [asyncio.new_event_loop(), asyncio.new_event_loop()]
+    try:
+        wakeups = [count_wakeups(loop) for loop in loops]
+        replies = [LoopReply(loops[index % 2]) for index in range(CALLS)]
+        for reply in replies:
+            lane.call("echo", {"text": "x"}, reply, CONTEXT)
+        lane.receive(answers(wire.frames))
+        assert [len(each) for each in wakeups] == [1, 1]
+        for loop in loops:
+            loop.run_until_complete(asyncio.sleep(0))
+        assert all(reply.future.result()[1] == CONTEXT for reply in replies)
+    finally:
+        for loop in loops:
+            loop.close()
+
+
 def test_a_cancelled_caller_among_a_batch_is_left_cancelled_and_the_rest_answered() -> None:
     wire = Wire()
     lane = make_lane(wire)

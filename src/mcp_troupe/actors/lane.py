@@ -367,9 +367,10 @@ class CallLane:
             engine.track(pending)
             if deadline is not None and (self._timer_at is None or deadline < self._timer_at):
                 arm_after = self._arm_locked(deadline, now)
-            is_held = self._held is not None and not past_hold
-            if is_held:
-                self._held.append((frame, outgoing))  # type: ignore[union-attr]
+            held = self._held
+            is_held = held is not None and not past_hold
+            if held is not None and is_held:
+                held.append((frame, outgoing))
             in_flight = len(engine.pending)
         if arm_after is not None:
             self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
