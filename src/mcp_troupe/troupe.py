@@ -421,8 +421,22 @@ class Troupe:
         if route is not None and not self._is_stopped and self._broken is None:
             reply_to = LoopReply(asyncio.get_running_loop())
             self._watch(reply_to, name, progress_handler)
-            if route.lane.call(route.original_name, arguments, reply_to, route.context, timeout) is not None:
-                return self._render(await reply_to.future)
+            lane = route.lane
+            request_id = lane.call(route.original_name, arguments, reply_to, route.context, timeout)
+            if request_id is not None:
+                try:
+                    reply = await reply_to.future
+                except asyncio.CancelledError:
+                    # This task was cancelled (and the future with it): give the call up on the server too
+                    # (notifications/cancelled, or tasks/cancel for a task). Done here rather than by a done
+                    # callback on the future, which every answered call would pay for. A failure to tell the
+                    # server is logged, as the loop logged a failing callback: the cancellation stands.
+                    try:
+                        lane.cancel(request_id, "the caller cancelled the call")
+                    except Exception:
+                        log.exception("could not cancel call %r of %s on the server", request_id, name)
+                    raise
+                return self._render(reply)
         future: Future[Any] = Future()
         self._watch(future, name, progress_handler)
         self._tell(CallTool(name, arguments, future, timeout))

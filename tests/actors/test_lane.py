@@ -394,10 +394,25 @@ def test_a_lane_call_awaited_through_a_loop_reply_gets_errors_and_cancellation_r
         with pytest.raises(RemoteError, match="nope"):
             await asyncio.wait_for(reply.future, 5)
 
+        # The awaiting task is cancelled: as in Troupe.acall, it gives the call up itself (a LoopReply has
+        # no done callback), the server is told, and the future stays cancelled.
         reply = LoopReply(loop)
         cancelled_id = lane.call("echo", {}, reply, CONTEXT)
-        reply.future.cancel()
-        await asyncio.sleep(0)  # the done callback runs on this loop
+        assert cancelled_id is not None
+
+        async def awaiting() -> None:
+            try:
+                await reply.future
+            except asyncio.CancelledError:
+                assert lane.cancel(cancelled_id, "the caller cancelled the call")
+                raise
+
+        task = asyncio.ensure_future(awaiting())
+        await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert reply.future.cancelled()
         notice = wire.wait_for(3)[2]
         assert notice["method"] == "notifications/cancelled"
         assert notice["params"]["requestId"] == cancelled_id

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_troupe.errors import FrameTooLarge, MalformedMessage, ProtocolError
+from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol.jsonrpc import (
     METHOD_NOT_FOUND,
     PARSE_ERROR,
@@ -28,6 +29,7 @@ from mcp_troupe.protocol.jsonrpc import (
     Request,
     Response,
     decode,
+    decode_answer,
     decode_batch,
     encode,
     encode_notification,
@@ -643,3 +645,70 @@ def test_split_result_never_raises_on_arbitrary_bytes(data: bytes) -> None:
 )
 def test_frames_of_another_shape_are_not_split(frame: bytes) -> None:
     assert split_result(frame) is None
+
+
+# ---- decode_answer (the call path's reading of an answer) and the shared decoder's fast path ----------
+
+
+def _outcome(function: Any, data: bytes | str) -> tuple[str, Any]:
+    try:
+        return "ok", function(data)
+    except MalformedMessage as exc:
+        return "refused", str(exc)
+
+
+@settings(max_examples=60, deadline=None)
+@given(json_values | message_like | st.lists(message_like, max_size=3))
+def test_decode_answer_reads_every_json_value_exactly_as_decode_does(value: Any) -> None:
+    data = json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    expected, got = _outcome(decode, data), _outcome(decode_answer, data)
+    if expected[0] == "ok" and type(expected[1]) is Response:
+        # A successful response is handed back as (id, result), nothing else changed.
+        assert got == ("ok", (expected[1].id, expected[1].result))
+    else:
+        assert got == expected
+
+
+@PROPERTY
+@given(
+    st.binary(max_size=200)
+    | st.builds(lambda tail: b"{" + tail, st.binary(max_size=200))
+    | st.builds(lambda value: json.dumps(value).encode(), json_values)
+)
+def test_the_shared_decoder_reads_bytes_exactly_as_json_loads(data: bytes) -> None:
+    # Bytes starting with `{` skip json.loads' encoding sniffing: the same values, the same refusals
+    # (invalid UTF-8, UTF-16 text, syntax errors), and decode_answer agrees with decode on top of it.
+    try:
+        expected: tuple[str, Any] = ("ok", json.loads(data))
+    except (ValueError, RecursionError):
+        expected = ("refused", None)
+    try:
+        got: tuple[str, Any] = ("ok", jsonrpc._load(data))
+    except MalformedMessage:
+        got = ("refused", None)
+    assert got == expected
+    decoded, answered = _outcome(decode, data), _outcome(decode_answer, data)
+    if decoded[0] == "ok" and type(decoded[1]) is Response:
+        assert answered == ("ok", (decoded[1].id, decoded[1].result))
+    else:
+        assert answered == decoded
+
+
+def test_decode_answer_refuses_what_is_not_a_usable_response_and_says_why() -> None:
+    assert decode_answer(b'{"jsonrpc":"2.0","id":7,"result":{"a":1}}') == (7, {"a": 1})
+    assert decode_answer(b'{"jsonrpc":"2.0","id":"x","result":{}}') == ("x", {})
+    for frame, problem in [
+        (b'{"jsonrpc":"2.0","id":true,"result":{}}', "id must be a string or an integer"),
+        (b'{"jsonrpc":"2.0","id":1,"result":[]}', "must be an object"),
+        (b'{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}', "both"),
+        (b'{"jsonrpc":"1.0","id":1,"result":{}}', "'jsonrpc' must be"),
+        (b'[{"jsonrpc":"2.0","id":1,"result":{}}]', "batch"),
+        (b'{"jsonrpc":"2.0","id":1,"result":{}', "not JSON"),
+        (b'{"jsonrpc":"2.0","id":1,"result":{"t":"\xff"}}', "not JSON"),
+    ]:
+        with pytest.raises(MalformedMessage, match=problem):
+            decode_answer(frame)
+    # Not a response: the message itself, as decode reads it.
+    assert decode_answer(b'{"jsonrpc":"2.0","method":"m","id":1,"result":{}}') == Request(1, "m", None)
+    error = decode_answer(b'{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"no"}}')
+    assert isinstance(error, ErrorResponse) and error.error.message == "no"

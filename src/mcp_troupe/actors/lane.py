@@ -328,8 +328,8 @@ class CallLane:
         engine = self.engine
         now = time.monotonic()
         if (
-            method == proto.TOOLS_CALL
-            and self.task_tools
+            self.task_tools
+            and method == proto.TOOLS_CALL
             and params is not None
             and "task" not in params
             and params.get("name") in self.task_tools
@@ -338,7 +338,8 @@ class CallLane:
             # spec: 2025-11-25 server/tools — a tool with taskSupport "required" MUST be called as a task
             # (and an "optional" one is, when the server takes task-augmented calls): `params.task`.
             params = tasks.task_params(params, timeout)
-        progress = progress or (self.wants_progress and method == proto.TOOLS_CALL)
+        if not progress and self.wants_progress and method == proto.TOOLS_CALL:
+            progress = True
         hard = None
         if progress and timeout is not None:
             # Calls of a connection mostly share one timeout: the host's cap for it is remembered (one
@@ -349,28 +350,27 @@ class CallLane:
             else:
                 hard = self.max_call_time(timeout)
                 self._hard_cache = (timeout, self.max_call_time, hard)
-        pending, frame = engine.prepare(
-            method, params, owner, now=now, timeout=timeout, hard_timeout=hard, progress=progress
-        )
+        pending, frame = engine.prepare(method, params, owner, now, timeout, hard, progress)
+        request_id = pending.request_id
         outgoing = (
-            self._outgoing(method, pending.request_id, params)
+            self._outgoing(method, request_id, params)
             if self.is_http
-            else Outgoing(method, pending.request_id, _NO_HEADERS)
+            else Outgoing(method, request_id, _NO_HEADERS)
         )
         arm_after = None
-        is_held = False
         deadline = pending.deadline
         with self._lock:
             if self._is_closed or (require_open and not self._is_open):
                 return None
             if memoize:
-                engine.memoize(pending.request_id)
+                engine.memoize(request_id)
             engine.track(pending)
             if deadline is not None and (self._timer_at is None or deadline < self._timer_at):
                 arm_after = self._arm_locked(deadline, now)
-            if self._held is not None and not past_hold:
-                self._held.append((frame, outgoing))
-                is_held = True
+            held = self._held
+            is_held = held is not None and not past_hold
+            if held is not None and is_held:
+                held.append((frame, outgoing))
             in_flight = len(engine.pending)
         if arm_after is not None:
             self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
@@ -383,14 +383,16 @@ class CallLane:
                 refusal = OutboundFull(self.server, exc.waiting)
                 del exc
                 with self._lock:
-                    taken = engine.take(pending.request_id)
+                    taken = engine.take(request_id)
                 if taken is not None:
                     self._settle(taken, error=refusal)
-                return pending.request_id
-        if isinstance(owner, CallerOwner):
-            # Registered after the send: a caller that already gave up cancels a request that went out.
-            owner.reply.add_done_callback(functools.partial(self._on_reply_done, pending.request_id))
-        return pending.request_id
+                return request_id
+        if type(owner) is CallerOwner and type(owner.reply) is not LoopReply:
+            # Registered after the send: a caller that already gave up cancels a request that went out. An
+            # acall's LoopReply needs none: its awaiting task cancels the call itself (Troupe.acall), which
+            # spares every call a callback object and a loop turn for the common case, an answer.
+            owner.reply.add_done_callback(functools.partial(self._on_reply_done, request_id))
+        return request_id
 
     def notify(
         self, method: str, params: Mapping[str, Any] | None = None, *, past_hold: bool = False
@@ -555,7 +557,10 @@ class CallLane:
         items: list[Request | Notification | SessionAnswer | MalformedMessage] = []
         fatal = ""
         # Answers for callers awaiting on an asyncio loop, by loop: each loop is woken once for them all.
-        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] | None = None
+        # Nearly always one loop (the agent's): its list is kept at hand, the dict made only for a second.
+        first_loop: asyncio.AbstractEventLoop | None = None
+        first: list[tuple[asyncio.Future[Any], Any]] = []
+        others: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] | None = None
         for event in events:
             if type(event) is Answered:
                 owner = event.pending.owner
@@ -566,15 +571,22 @@ class CallLane:
                         _complete(reply, result)
                         continue
                     loop = reply.claim()
-                    if loop is not None:
-                        if by_loop is None:
-                            by_loop = {}
-                        by_loop.setdefault(loop, []).append((reply.future, result))
+                    if loop is None:
+                        continue
+                    if loop is first_loop or first_loop is None:
+                        first_loop = loop
+                        first.append((reply.future, result))
+                    else:
+                        if others is None:
+                            others = {}
+                        others.setdefault(loop, []).append((reply.future, result))
                     continue
             fatal = self._dispatch(event, items) or fatal
-        if by_loop is not None:
-            for loop, results in by_loop.items():
-                settle_on_loop(loop, results)
+        if first_loop is not None:
+            settle_on_loop(first_loop, first)
+            if others is not None:
+                for loop, results in others.items():
+                    settle_on_loop(loop, results)
         if items or fatal:
             safe_tell(self._session, Received(self.incarnation, items, fatal))
 

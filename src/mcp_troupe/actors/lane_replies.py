@@ -108,8 +108,9 @@ class LoopReply:
     Completing it schedules the result straight into the caller's asyncio future, one
     ``call_soon_threadsafe``; a ``concurrent.futures.Future`` relayed by ``asyncio.wrap_future`` costs two
     lock rounds and a chain of callbacks more on every call. Completed from any thread, at most once (the
-    engine decides which of answer, timeout, cancel and close gets to); a cancelled asyncio future reports
-    as cancelled, so the lane tells the server.
+    engine decides which of answer, timeout, cancel and close gets to). The lane registers no done callback
+    on it: the task awaiting :attr:`future` tells the lane when it is cancelled (``Troupe.acall`` catches
+    ``CancelledError`` and calls :meth:`CallLane.cancel`), so an answered call costs no callback at all.
     """
 
     __slots__ = ("_is_done", "_loop", "future")

@@ -65,6 +65,10 @@ MAX_OUTBOUND_BYTES = 16 * 1024 * 1024
 # all the while), or on which a request timed out while it was so, is stuck: new requests are refused at
 # once instead of queued to time out.
 STUCK_AFTER = 2.0
+# While asyncio's buffer for stdin is not paused it holds at most its high-water mark (64 KiB by default:
+# a write past it pauses at once, and nothing more is handed to it until it resumes): with this much room
+# under MAX_OUTBOUND_BYTES a queued request needs no exact count of that buffer (two calls per request).
+UNPAUSED_BUFFER_BOUND = 1024 * 1024
 STDERR_LINE_LIMIT = 1000
 
 
@@ -448,7 +452,10 @@ class _StdioConnection(asyncio.SubprocessProtocol):
                 data = data[written:]
                 # Partly written: the rest must follow, whatever the bound says.
                 request_id = None
-            elif request_id is not None:
+            elif request_id is not None and (
+                self._is_write_paused
+                or self._queued_bytes + len(data) > MAX_OUTBOUND_BYTES - UNPAUSED_BUFFER_BOUND
+            ):
                 waiting = self._queued_bytes + self._buffered()
                 paused_at = self._paused_at
                 is_stuck = paused_at is not None and (
@@ -539,7 +546,7 @@ class _StdioConnection(asyncio.SubprocessProtocol):
                 return
             self._queued_bytes = 0
             # Under the lock: a direct write must not slip in between these chunks and the pipe.
-            stdin.write(b"".join(data for data, _request_id in items))
+            stdin.write(b"".join([data for data, _request_id in items]))
 
     # ---- reading ---------------------------------------------------------------------------------------
 

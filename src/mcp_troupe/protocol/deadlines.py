@@ -16,7 +16,7 @@ from typing import Any
 __all__ = ["Deadlines"]
 
 # Stale entries are dropped once they outnumber the pending calls by this margin (and twice over).
-_SLACK = 1024
+SLACK = 1024
 
 
 class Deadlines:
@@ -27,16 +27,26 @@ class Deadlines:
     def __init__(self) -> None:
         self._heap: list[tuple[float, object]] = []
 
+    @property
+    def heap(self) -> list[tuple[float, object]]:
+        """The heap itself (always the same list), for an owner that pushes on its hot path without a call
+        (:meth:`RequestEngine.track`); it must call :meth:`compact` as :meth:`push` does."""
+        return self._heap
+
     def push(self, deadline: float, key: object, pending: MutableMapping[Any, Any]) -> None:
         """Add ``key``'s deadline. ``pending`` maps each key to a call with a ``deadline`` attribute; it must
         hold ``key`` already, since the heap may be rebuilt from it."""
         heapq.heappush(self._heap, (deadline, key))
-        if len(self._heap) > 2 * len(pending) + _SLACK:
-            # list() copies the items in one step: the lane's pending map loses answered calls from another
-            # thread, without the lock.
-            live = list(pending.items())
-            self._heap = [(call.deadline, k) for k, call in live if call.deadline is not None]
-            heapq.heapify(self._heap)
+        if len(self._heap) > 2 * len(pending) + SLACK:
+            self.compact(pending)
+
+    def compact(self, pending: MutableMapping[Any, Any]) -> None:
+        """Rebuild the heap from what is still pending, in place (answered calls' entries dominate it)."""
+        # list() copies the items in one step: the lane's pending map loses answered calls from another
+        # thread, without the lock.
+        live = list(pending.items())
+        self._heap[:] = [(call.deadline, k) for k, call in live if call.deadline is not None]
+        heapq.heapify(self._heap)
 
     def pop_expired(self, now: float, pending: MutableMapping[Any, Any]) -> list[tuple[Any, Any]]:
         """Remove and return, from ``pending`` too, every call whose deadline is at or before ``now``."""
@@ -57,4 +67,5 @@ class Deadlines:
         return self._heap[0][0] if self._heap else None
 
     def clear(self) -> None:
-        self._heap = []
+        """Forget every deadline."""
+        self._heap.clear()

@@ -17,6 +17,7 @@ Not thread-safe on its own; the shell serialises calls (the lane holds a lock ar
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import deque
 from collections.abc import Iterator, Mapping
@@ -26,7 +27,7 @@ from typing import Any, Literal
 from mcp_troupe.errors import MalformedMessage, ProtocolError
 from mcp_troupe.protocol import jsonrpc, modern, tasks
 from mcp_troupe.protocol import mcp as proto
-from mcp_troupe.protocol.deadlines import Deadlines
+from mcp_troupe.protocol.deadlines import SLACK, Deadlines
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
 from mcp_troupe.protocol.versions import Revision
 
@@ -194,6 +195,7 @@ class RequestEngine:
         self.accepts_tasks = False
         self.pending: dict[object, Pending] = {}
         self._deadlines = Deadlines()
+        self._deadline_heap = self._deadlines.heap
         self._abandoned: deque[object] = deque(maxlen=RECENTLY_ABANDONED)
         self._bad_in_a_row = 0
         self._progress: dict[object, object] = {}  # progress token -> request id
@@ -241,7 +243,6 @@ class RequestEngine:
         method: str,
         params: Mapping[str, Any] | None,
         owner: Any,
-        *,
         now: float,
         timeout: float | None,
         hard_timeout: float | None = None,
@@ -287,37 +288,57 @@ class RequestEngine:
             else:
                 wire = self.params_of(params, wire_meta or None)
                 frame = jsonrpc.encode_request(request_id, method, wire)
-        deadline = None if timeout is None else now + timeout
-        hard = None if hard_timeout is None else now + hard_timeout
         # spec: 2025-11-25 tasks — a tools/call with `params.task` is task-augmented: its answer is a task.
         is_task = method == proto.TOOLS_CALL and params is not None and "task" in params
-        keep = (
-            progress
-            or is_task
-            or method in REPEATABLE_METHODS
-            or (self.is_modern and method in INPUT_METHODS)
-        )
-        pending = Pending(
+        # Every field by position: the pending of a call is made once per request, on the hot path.
+        if progress:
+            return Pending(
+                request_id,
+                method,
+                owner,
+                timeout,
+                None if timeout is None else now + timeout,
+                None if hard_timeout is None else now + hard_timeout,
+                params,
+                0,
+                False,
+                request_id,
+                now,
+                is_task,
+            ), frame
+        keep = is_task or method in REPEATABLE_METHODS or (self._is_modern and method in INPUT_METHODS)
+        return Pending(
             request_id,
             method,
             owner,
             timeout,
-            deadline,
-            hard if progress else None,
+            None if timeout is None else now + timeout,
+            None,
             params if keep else None,
-            progress_token=request_id if progress else None,
-            started=now,
-            is_task=is_task,
-        )
-        return pending, frame
+            0,
+            False,
+            None,
+            now,
+            is_task,
+        ), frame
 
     def track(self, pending: Pending) -> None:
         """Count ``pending`` as on the wire (its answer, timeout or cancellation is awaited from now on)."""
-        self.pending[pending.request_id] = pending
+        request_id = pending.request_id
+        pending_map = self.pending
+        pending_map[request_id] = pending
         if pending.deadline is not None:
-            self._deadlines.push(pending.deadline, pending.request_id, self.pending)
-        if pending.progress_token is not None:
-            self._progress[pending.progress_token] = pending.request_id
+            # Deadlines.push, inline (once per request): the heap, and its compaction when stale entries
+            # (of answered requests) dominate it.
+            heap = self._deadline_heap
+            heapq.heappush(heap, (pending.deadline, request_id))
+            if len(heap) > 2 * len(pending_map) + SLACK:
+                self._deadlines.compact(pending_map)
+        token = pending.progress_token
+        if token is not None and token != request_id:
+            # Only a request re-sent under a new id keeps an older token (input rounds): a token equal to
+            # its request's id is found through `pending` itself (see _on_progress), no map entry per call.
+            self._progress[token] = request_id
 
     def request(
         self,
@@ -384,8 +405,10 @@ class RequestEngine:
     def take(self, request_id: object) -> Pending | None:
         """Stop tracking ``request_id`` (the transport failed it, or it was never sent); its pending."""
         pending = self.pending.pop(request_id, None)
-        if pending is not None and pending.progress_token is not None:
-            self._progress.pop(pending.progress_token, None)
+        if pending is not None:
+            token = pending.progress_token
+            if token is not None and token != request_id:
+                self._progress.pop(token, None)
         return pending
 
     def cancel(self, request_id: object, reason: str) -> tuple[Pending, bytes] | None:
@@ -413,9 +436,9 @@ class RequestEngine:
         """Every pending request whose deadline has passed, no longer pending (its cancel frame is the
         shell's to send: see :meth:`cancel_frame`)."""
         expired = self._deadlines.pop_expired(now, self.pending)
-        for _request_id, pending in expired:
-            self._abandoned.append(pending.request_id)
-            if pending.progress_token is not None:
+        for request_id, pending in expired:
+            self._abandoned.append(request_id)
+            if pending.progress_token is not None and pending.progress_token != request_id:
                 self._progress.pop(pending.progress_token, None)
         return [pending for _request_id, pending in expired]
 
@@ -464,8 +487,32 @@ class RequestEngine:
     def receive_all(self, frames: list[bytes], now: float) -> list[Event]:
         """:meth:`receive` of each frame in turn, the events in one list (one read's worth of frames)."""
         events: list[Event] = []
+        if self._is_batching or self._memo_ids or self._is_modern:
+            for frame in frames:
+                self._receive_into(events, frame, now)
+            return events
+        # The legacy era's common read, many answers to pending calls (1,000 in flight): each answer is
+        # matched here, in the loop, without a call per frame; anything else takes _receive_into's path.
+        pending_map = self.pending
+        decode = jsonrpc.decode_answer
         for frame in frames:
-            self._receive_into(events, frame, now)
+            try:
+                message = decode(frame)
+            except MalformedMessage as exc:
+                events.append(self._unreadable(frame, exc))
+                continue
+            self._bad_in_a_row = 0
+            if isinstance(message, tuple):
+                response_id, result = message
+                pending = pending_map.get(response_id)
+                if pending is not None and not pending.is_task:  # (a task's answer: the general path)
+                    del pending_map[response_id]
+                    if pending.progress_token is not None and pending.progress_token != response_id:
+                        self._progress.pop(pending.progress_token, None)
+                    events.append(Answered(pending, result))
+                    continue
+                message = Response(response_id, result)
+            events.append(self._on_message(message, now))
         return events
 
     def _receive_into(self, events: list[Event], frame: bytes, now: float) -> None:
@@ -487,8 +534,9 @@ class RequestEngine:
                     pending = self.pending.get(message.id)
                     if pending is not None and not pending.is_task:  # (a task's answer: the general path)
                         del self.pending[message.id]
-                        if pending.progress_token is not None:
-                            self._progress.pop(pending.progress_token, None)
+                        token = pending.progress_token
+                        if token is not None and token != message.id:
+                            self._progress.pop(token, None)
                         events.append(Answered(pending, message.result))
                         return
                 events.append(self._on_message(message, now))
@@ -578,10 +626,16 @@ class RequestEngine:
     def _on_progress(self, params: Mapping[str, Any] | None, now: float) -> Progressed | None:
         if not params:
             return None
-        request_id = self._progress.get(params.get("progressToken"))
-        pending = self.pending.get(request_id) if request_id is not None else None
-        if pending is None:
-            return None
+        token = params.get("progressToken")
+        if type(token) is not int and type(token) is not str:
+            return None  # spec: a ProgressToken is a string or an integer; nothing of ours has another
+        pending = self.pending.get(token)
+        if pending is None or pending.progress_token != token:
+            # A request re-sent under a new id (input rounds) keeps its first token: mapped in track().
+            request_id = self._progress.get(token)
+            pending = self.pending.get(request_id) if request_id is not None else None
+            if pending is None or pending.progress_token != token:
+                return None
         if pending.hard_deadline is not None and pending.timeout is not None and pending.deadline is not None:
             # spec: timeouts — progress MAY reset the timeout; a maximum SHOULD still be enforced.
             moved = min(now + pending.timeout, pending.hard_deadline)

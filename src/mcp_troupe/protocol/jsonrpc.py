@@ -104,8 +104,21 @@ def _excerpt(data: bytes | str) -> str:
     return text if len(text) <= _EXCERPT else text[:_EXCERPT] + "…"
 
 
+# One of each, made once: json.dumps/json.loads with options build an encoder per call, and loads of bytes
+# first sniffs their encoding (json.detect_encoding). Both are stateless between calls (the encoder makes
+# its circular-reference marks per call; json.loads itself shares one default decoder between all threads),
+# so sharing them between threads is safe. Issue #12: this is on every frame of the call path.
+_DECODER = json.JSONDecoder()
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True)
+
+
 def _load(data: bytes | str) -> Any:
     try:
+        if type(data) is bytes and data[:1] == b"{" and data[1:2] != b"\x00":
+            # What json.loads does with such bytes (detect_encoding says UTF-8 for a leading `{` that is not
+            # UTF-16), without sniffing: a frame is one JSON object (spec: stdio — UTF-8).
+            return _DECODER.decode(data.decode("utf-8", "surrogatepass"))
         return json.loads(data)
     except RecursionError:
         # Valid JSON, only deeper than this thread's stack allows: decode it without recursion, with
@@ -122,6 +135,24 @@ def _load(data: bytes | str) -> Any:
 def decode(data: bytes | str) -> Message:
     """Parse one JSON-RPC message; raise :class:`MalformedMessage` saying what was wrong."""
     obj = _load(data)
+    if isinstance(obj, list):
+        raise MalformedMessage("a JSON-RPC batch, which this protocol revision does not allow")
+    return from_object(obj)
+
+
+def decode_answer(data: bytes | str) -> tuple[RequestId, dict[str, Any]] | Message:
+    """Like :func:`decode`, but a successful response comes back as ``(id, result)``, no message built.
+
+    The answers of calls in flight are most of what a client reads; this checks exactly what
+    :func:`from_object` checks of a response (``jsonrpc`` is "2.0", no ``method``, no ``error``, a string
+    or integer id, an object result) and leaves everything else, errors included, to it.
+    """
+    obj = _load(data)
+    if type(obj) is dict and "method" not in obj and "error" not in obj and obj.get("jsonrpc") == "2.0":
+        response_id = obj.get("id")
+        result = obj.get("result")
+        if type(result) is dict and (type(response_id) is int or type(response_id) is str):
+            return response_id, result
     if isinstance(obj, list):
         raise MalformedMessage("a JSON-RPC batch, which this protocol revision does not allow")
     return from_object(obj)
@@ -338,14 +369,14 @@ def to_object(message: Message) -> dict[str, Any]:
 
 def _dumps(obj: Mapping[str, Any]) -> bytes:
     # Compact, UTF-8; json escapes control characters, so the frame never holds a raw newline.
-    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    text = _ENCODER.encode(obj)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         # A lone surrogate has no UTF-8 form, yet decode accepts one (a server may send the id "\ud800", and
         # our ping reply echoes it). ASCII-escaping writes it back as the same \u escape: valid JSON that
         # decodes to the same string, so the reply goes out instead of crashing the sender.
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+        return _ASCII_ENCODER.encode(obj).encode("ascii")
 
 
 def encode(message: Message) -> bytes:
