@@ -3,6 +3,7 @@ the cleanup runs, and nobody waiting on the dead actor waits out a timeout."""
 
 from __future__ import annotations
 
+import queue
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -130,3 +131,22 @@ def test_a_parent_that_is_gone_does_not_stop_the_cleanup(runtime: Runtime) -> No
 
     assert done.wait(DEFAULT_WAIT)
     assert worker.actor_stopped.wait(DEFAULT_WAIT)
+
+
+def test_every_supervised_actor_has_the_light_fifo_mailbox(runtime: Runtime) -> None:
+    # A gateway holds three actors a server: the mailbox is a queue.SimpleQueue, not pykka's queue.Queue
+    # with its three Condition objects (issue 18). Messages are still handled in the order they were told.
+    parent = start_probe(runtime, "parent")
+    worker = runtime.track(Worker.start(parent.ref))
+    assert type(worker.actor_inbox) is queue.SimpleQueue
+    gate = threading.Event()
+    worker.tell(Work(hold=gate))
+    order: list[int] = []
+    works = [Work() for _ in range(20)]
+    for index, work in enumerate(works):
+        work.reply_to.add_done_callback(lambda _, index=index: order.append(index))
+        worker.tell(work)
+    gate.set()
+    for work in works:
+        assert work.reply_to.result(DEFAULT_WAIT) == "done"
+    assert order == list(range(20))

@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "mcp_troupe"
@@ -63,3 +65,17 @@ def test_the_pure_oauth_modules_import_no_actor_and_not_each_other_in_a_circle()
         "protocol/jose.py",
     ):
         assert not {name for name in imported_modules(module) if name.startswith("mcp_troupe.actors")}, module
+
+
+def test_an_http_connection_without_oauth_loads_none_of_the_oauth_modules() -> None:
+    # Issue 18: the OAuth model, JOSE, PyJWT and cryptography cost ~90-150 ms of CPU to import, paid by the
+    # first HTTP connect of every process; only OAuth's challenge path needs them. A fresh interpreter,
+    # since this one may have them loaded already.
+    probe = (
+        "import sys, mcp_troupe.actors.http, mcp_troupe.actors.supervisor; "
+        "print(sorted(m for m in ('mcp_troupe.protocol.oauth', 'mcp_troupe.protocol.jose', 'jwt', "
+        "'cryptography') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

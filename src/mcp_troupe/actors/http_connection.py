@@ -98,7 +98,6 @@ from mcp_troupe.policy.redaction import Redactor
 from mcp_troupe.protocol import jsonrpc, modern
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
-from mcp_troupe.protocol.oauth import parse_www_authenticate
 from mcp_troupe.protocol.sse import SseEvent, SseParser
 from mcp_troupe.protocol.versions import REVISIONS
 
@@ -825,6 +824,11 @@ class HttpConnection:
         """With OAuth: the 401, or the 403 ``insufficient_scope``, that a new token may answer."""
         if self.auth is None or response.status_code not in (401, 403):
             return None
+        # Imported here, where OAuth is configured (its flow has loaded the OAuth modules already): a
+        # connection without OAuth never imports them, and their JOSE/cryptography imports cost ~90 ms of a
+        # process's first HTTP connect (issue 18).
+        from mcp_troupe.protocol.oauth import parse_www_authenticate
+
         www_authenticate: str | None = response.headers.get("www-authenticate")
         # RFC 6750 §3.1: insufficient_scope is the one 403 a token with more scopes can fix.
         if (

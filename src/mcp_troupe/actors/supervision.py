@@ -20,6 +20,13 @@ every later call raises :class:`~mcp_troupe.errors.TroupeBroken` at once.
 
 Crashes in ``on_start`` count too: pykka logs and stops the actor without calling ``on_failure``, so the
 mixin wraps each subclass's ``on_start`` to report first.
+
+The mixin also gives every actor a lighter mailbox than pykka's default: a ``queue.SimpleQueue`` (C, one
+lock, no ``Condition`` objects) instead of a ``queue.Queue`` (a mutex, three ``Condition`` objects written
+in Python, a waiter lock allocated per blocking ``get``). Mailboxes are unbounded either way, and pykka
+asks of one only ``put``, ``get`` and ``empty``. A gateway holds three actors a server, so the objects
+each mailbox keeps alive (about 15 that the cyclic garbage collector walks on every full collection) and
+the Python-level locking of each message count per server (issue 18, docs/performance.md).
 """
 
 from __future__ import annotations
@@ -83,6 +90,12 @@ class Supervised:
     # The message whose handler raised, so its reply_to is failed too (set only while failing).
     _failing_message: object = None
 
+    @staticmethod
+    def _create_actor_inbox() -> queue.SimpleQueue[Any]:
+        # pykka's hook for an actor type's mailbox (see the module docstring). FIFO like queue.Queue, and
+        # get_nowait() raises queue.Empty as _fail_queued expects.
+        return queue.SimpleQueue()
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # Only the hooks a class defines itself are wrapped (inherited ones already are).
@@ -145,7 +158,7 @@ class Supervised:
     def _fail_queued(self, error: BaseException) -> None:
         """Fail the ``reply_to`` of every message still queued; the envelopes go back for pykka's teardown
         (which answers asks with ActorDeadError)."""
-        inbox: queue.Queue[Any] = self.actor_inbox  # type: ignore[attr-defined]
+        inbox: queue.SimpleQueue[Any] = self.actor_inbox  # type: ignore[attr-defined]
         envelopes = []
         while True:
             try:

@@ -361,10 +361,12 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
 
     def _connect_now(self) -> None:
         self.state = ServerState.CONNECTING
-        self._publish_status()
         if self._closing:
             self._connect_when_closed = True
+            self._publish_status()
         else:
+            # _start_incarnation publishes the CONNECTING status with its new incarnation: one status
+            # message to the registry, not two a connect (issue 18: per-server connect cost).
             self._start_incarnation()
 
     def _start_incarnation(self) -> None:
