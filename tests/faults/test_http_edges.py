@@ -957,8 +957,8 @@ def test_the_initialize_answer_is_looked_at_once_for_its_session_id(
     mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Review of issue 13: adopting the session id parsed the initialize answer twice (SSE: the kinds, then
-    # again inside _adopt_session). The connection looks at each frame of it once; the lane decodes it.
-    from mcp_troupe.actors import http_connection
+    # again inside adopt_session). The connection looks at each frame of it once; the lane decodes it.
+    from mcp_troupe.actors import http_connection, http_stream
 
     looked: list[bytes] = []
     original = http_connection.answer_kind
@@ -967,7 +967,9 @@ def test_the_initialize_answer_is_looked_at_once_for_its_session_id(
         looked.append(frame)
         return original(frame, request_id)
 
+    # A JSON answer is looked at by the connection, an event stream's by the stream reader.
     monkeypatch.setattr(http_connection, "answer_kind", counting)
+    monkeypatch.setattr(http_stream, "answer_kind", counting)
     fake = FakeMcp(mode=mode)
     with scripted(fake) as server, http_troupe(server.url) as troupe:
         assert ready(troupe).session_id == "s-1"

@@ -35,7 +35,8 @@ What goes over the wire (spec: 2025-03-26 and 2025-06-18 basic/transports, "Stre
   Without OAuth, 401/403 fail the call through :meth:`HttpConnection._on_unauthorized`.
 - A network failure on a POST (refused, reset, unreadable) means the server is gone: ``TransportDown``.
 - A POST's SSE stream that breaks before its response is resumed with ``GET`` + ``Last-Event-ID`` when the
-  server gave event ids (after its ``retry`` delay); a disconnect is never a cancellation.
+  server gave event ids (after its ``retry`` delay); a disconnect is never a cancellation. The reading and
+  resuming of a POST's event stream are :mod:`~mcp_troupe.actors.http_stream`.
 - After ``notifications/initialized``, a ``GET`` stream listens for server-initiated messages (this is how
   ``notifications/tools/list_changed`` arrives); 405 means the server offers none and it is not retried.
 - Closing sends ``DELETE`` with the session id (405 is fine), then closes the client.
@@ -61,9 +62,9 @@ from mcp_troupe._version import __version__
 from mcp_troupe.actors.h1 import Answer, Http1Client
 from mcp_troupe.actors.http_listen import GetStream
 from mcp_troupe.actors.http_pool import http_client
+from mcp_troupe.actors.http_stream import frames_of, read_stream
 from mcp_troupe.actors.http_wire import (
     ACCEPT_POST,
-    ACCEPT_SSE,
     RESERVED_HEADERS,
     RESERVED_WITH_OAUTH,
     SESSION_HEADER,
@@ -98,7 +99,7 @@ from mcp_troupe.policy.redaction import Redactor
 from mcp_troupe.protocol import jsonrpc, modern
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.jsonrpc import ErrorObject, ErrorResponse, Notification, Request, RequestId, Response
-from mcp_troupe.protocol.sse import SseEvent, SseParser
+from mcp_troupe.protocol.sse import SseEvent
 from mcp_troupe.protocol.versions import REVISIONS
 
 __all__ = ["MAX_IN_FLIGHT", "HttpConnection"]
@@ -107,10 +108,6 @@ log = logging.getLogger("mcp_troupe.http")
 
 MAX_IN_FLIGHT = 64
 """Requests one transport has on the wire at once; later ones queue in order."""
-# Resumptions of one POST's response stream in a row that bring no new event before we give up.
-MAX_RESUME_ATTEMPTS = 5
-# How long a POST's event stream is read on after its response, waiting for the server to end it.
-STREAM_LINGER = 1.0
 # DPoP nonce challenges (401 use_dpop_nonce) one POST answers by sending again before it counts as refused.
 MAX_NONCE_RETRIES = 2
 # DELETE on close: bounded by the close's grace period, within these limits.
@@ -389,7 +386,7 @@ class HttpConnection:
             with anyio.CancelScope(shield=True):
                 await asyncio.wait(posts, timeout=MAX_DELETE_TIMEOUT)
 
-    def _fail_request(self, request: Request, error: TroupeError) -> None:
+    def fail_request(self, request: Request, error: TroupeError) -> None:
         if not self._is_closing:
             self.lane.fail(request.id, error)
 
@@ -645,11 +642,11 @@ class HttpConnection:
             log.info(
                 "server %s: %s failed: %s", self.server, request.method, self.redactor.redact(str(error))
             )
-            self._fail_request(request, error)
+            self.fail_request(request, error)
         else:
             assert http_reason is not None
             status, excerpt, reason = http_reason
-            self._fail_request(request, self._http_error(status, request, excerpt, reason))
+            self.fail_request(request, self.http_error(status, request, excerpt, reason))
 
     async def _post_once(
         self,
@@ -677,13 +674,13 @@ class HttpConnection:
                 )
         except httpx.PoolTimeout:
             if request is not None:
-                self._fail_request(request, ConnectionLost(self.server, "no free HTTP connection in time"))
+                self.fail_request(request, ConnectionLost(self.server, "no free HTTP connection in time"))
             return False
         except httpx.HTTPError as exc:
             if outgoing.method == modern.SUBSCRIPTIONS_LISTEN and request is not None:
                 # Like the legacy GET stream, the long-lived listen stream only waits: the calls find out
                 # whether the server is really gone; the session opens it again with backoff.
-                self._fail_request(
+                self.fail_request(
                     request, ConnectionLost(self.server, f"the listen stream failed: {describe(exc)}")
                 )
                 return False
@@ -715,7 +712,7 @@ class HttpConnection:
             # spec: 2025-06-18 transports — a notification or response we sent is answered 202 Accepted with
             # no body. Read whatever came anyway, to keep the connection reusable.
             if content_type == "text/event-stream":
-                await self._read_stream(response, frame, None, outgoing)
+                await read_stream(self, response, frame, None, outgoing)
             else:
                 await response.aread()
             return True
@@ -725,25 +722,25 @@ class HttpConnection:
                 raise FrameTooLarge(self.max_frame)
             frames = split_batch(body) if body.strip() else []
             if not frames:
-                self._fail_request(request, self._no_answer(status, request))
+                self.fail_request(request, self._no_answer(status, request))
                 return True
             if request.method == proto.INITIALIZE and any(
                 answer_kind(frame, request.id) == "result" for frame in frames
             ):
-                self._adopt_session(response)
+                self.adopt_session(response)
             self.deliver(frames)
         elif content_type == "text/event-stream":
-            await self._read_stream(response, frame, request, outgoing)
+            await read_stream(self, response, frame, request, outgoing)
         elif status == 202 or not response.headers.get("content-type"):
             await response.aread()
-            self._fail_request(request, self._no_answer(status, request))
+            self.fail_request(request, self._no_answer(status, request))
         else:
             excerpt = await error_excerpt(response, self.redactor)
             reason = f"unexpected Content-Type {content_type!r}"
-            self._fail_request(request, self._http_error(status, request, excerpt, reason))
+            self.fail_request(request, self.http_error(status, request, excerpt, reason))
         return True
 
-    def _http_error(self, status: int, request: Request, excerpt: str = "", reason: str = "") -> HttpError:
+    def http_error(self, status: int, request: Request, excerpt: str = "", reason: str = "") -> HttpError:
         # Redacted before the excerpt is cut: a secret split by the cut would no longer be recognised.
         excerpt, reason = self.redactor.redact(excerpt), self.redactor.redact(reason)
         return HttpError(
@@ -753,7 +750,7 @@ class HttpConnection:
     def _no_answer(self, status: int, request: Request) -> HttpError:
         # spec: 2025-06-18 transports — a POST holding a request MUST be answered with JSON or an SSE
         # stream. Failing at once beats waiting out the call's deadline.
-        return self._http_error(status, request, reason="the server answered the request without a response")
+        return self.http_error(status, request, reason="the server answered the request without a response")
 
     async def _on_post_error(
         self,
@@ -773,7 +770,7 @@ class HttpConnection:
                 method = method_of(message)
                 log.info("server %s: HTTP 404 on %s; the session may have expired", self.server, method)
                 return
-            self._on_session_expired(frame, outgoing, sent_session_id)
+            self.on_session_expired(frame, outgoing, sent_session_id)
             return
         if status in (401, 403):
             await self._on_unauthorized(response, request)
@@ -786,7 +783,7 @@ class HttpConnection:
             return
         excerpt = excerpt_of(body, self.redactor)
         if request is not None:
-            self._fail_request(request, self._http_error(status, request, excerpt))
+            self.fail_request(request, self.http_error(status, request, excerpt))
         else:
             excerpt = self.redactor.redact(excerpt)
             log.warning("server %s: HTTP %d on %s: %s", self.server, status, method_of(message), excerpt)
@@ -849,9 +846,9 @@ class HttpConnection:
             reason = "authorization required (configure auth: oauth for this server)"
         else:
             reason = "the server refused the request (forbidden)"
-        self._fail_request(request, self._http_error(response.status_code, request, excerpt, reason))
+        self.fail_request(request, self.http_error(response.status_code, request, excerpt, reason))
 
-    def _on_session_expired(self, frame: bytes, outgoing: Outgoing, sent_session_id: str) -> None:
+    def on_session_expired(self, frame: bytes, outgoing: Outgoing, sent_session_id: str) -> None:
         # spec: 2025-06-18 transports, session management — "When a client receives HTTP 404 in response to a
         # request containing an Mcp-Session-Id, it MUST start a new session by sending a new
         # InitializeRequest without a session ID attached." The id is dropped before the session hears of
@@ -868,7 +865,7 @@ class HttpConnection:
         if task_group is not None and not self._is_down and not self._is_closing:
             self._get_stream.start(task_group)
 
-    def _adopt_session(self, response: Answer) -> None:
+    def adopt_session(self, response: Answer) -> None:
         """Take ``Mcp-Session-Id`` from a *successful* initialize answer, before the session sees it.
 
         The caller has already looked at the answer's frames (once) to know it is a result, not an error.
@@ -881,141 +878,13 @@ class HttpConnection:
         else:
             log.warning("server %s: ignored a session id with characters outside 0x21-0x7E", self.server)
 
-    # ---- SSE ---------------------------------------------------------------------------------------------
+    # ---- SSE (the stream reading itself is actors/http_stream.py) ----------------------------------------
 
     def frames_of(self, events: list[SseEvent]) -> list[bytes]:
-        frames: list[bytes] = []
-        for event in events:
-            # Events of other types, and empty ones (2025-11-25 "priming" events carry only an id), hold no
-            # message.
-            if event.event == "message" and event.data.strip():
-                frames.extend(split_batch(event.data.encode("utf-8")))
-        return frames
+        """The JSON-RPC frames of some SSE events."""
+        return frames_of(events)
 
-    def _deliver_answer(self, events: list[SseEvent], request: Request | None, response: Answer) -> bool:
-        """Deliver the messages of ``events``; return whether ``request``'s response was among them."""
-        frames = self.frames_of(events)
-        if request is None or not frames:
-            self.deliver(frames)
-            return False
-        if request.method == proto.INITIALIZE:
-            # The session id is taken from the answer before the session sees it: look at the frames first.
-            kinds = [answer_kind(frame, request.id) for frame in frames]
-            if "result" in kinds:
-                self._adopt_session(response)
-            self.deliver(frames)
-            return any(kind is not None for kind in kinds)
-        self.deliver(frames)
-        # The lane has read the frames (one parse each): the request is answered once it is no longer
-        # pending (its response or error, or input_required, retried under a new id), or its caller gave up.
-        return self.lane.pending_of(request.id) is None
-
-    async def _read_stream(
-        self, response: Answer, frame: bytes, request: Request | None, outgoing: Outgoing
-    ) -> None:
-        """Read a POST's SSE answer until the response to ``request`` arrived; resume it if it breaks."""
-        parser = SseParser(self.max_frame)
-        broken: httpx.HTTPError | None = None
-        chunks = response.aiter_bytes()
-        try:
-            async for chunk in chunks:
-                if self._deliver_answer(parser.feed(chunk), request, response):
-                    # The response is in, and the server SHOULD close the stream now (spec: 2025-06-18).
-                    # Read on briefly so that the connection goes back to the pool; a server that keeps the
-                    # stream open is left behind, so that it holds no slot.
-                    with anyio.move_on_after(STREAM_LINGER):
-                        async for chunk in chunks:
-                            self.deliver(self.frames_of(parser.feed(chunk)))
-                    return
-        except httpx.HTTPError as exc:
-            broken = exc
-        if request is None:
-            return
-        if self._is_modern and outgoing.method == modern.SUBSCRIPTIONS_LISTEN:
-            # The listen stream ended without its response (a deploy, a proxy's idle timeout): the session
-            # opens it again, with backoff, and lists again whatever may have changed meanwhile.
-            self._fail_request(request, ConnectionLost(self.server, "the listen stream ended"))
-            return
-        if self._is_modern:
-            # spec: 2026-07-28 — no resumability: a broken stream loses the request, and the client MUST
-            # re-issue it as a new request with a new id (only a request that is safe to repeat).
-            reason = "the stream broke off" if broken is not None else "the server ended the stream early"
-            error = ConnectionLost(
-                self.server, f"{reason} before the answer to {request.method} (JSON-RPC id {request.id!r})"
-            )
-            self.lane.reissue(request.id, error)
-            return
-        if parser.last_event_id is not None:
-            await self._resume(frame, outgoing, request, parser.last_event_id, parser.retry)
-        elif broken is not None:
-            self.report_down(f"the answer to {request.method} broke off: {describe(broken)}")
-        else:
-            reason = (
-                f"the server ended the stream of {request.method} (JSON-RPC id {request.id!r}) before its "
-                "response, and gave no event id to resume from"
-            )
-            self._fail_request(request, ConnectionLost(self.server, reason))
-
-    async def _resume(
-        self, frame: bytes, outgoing: Outgoing, request: Request, last_event_id: str, retry: int | None
-    ) -> None:
-        """Pick up a POST's broken SSE stream with GET + ``Last-Event-ID`` until the response arrives.
-
-        spec: 2025-06-18 transports, resumability — "the client SHOULD issue an HTTP GET to the MCP endpoint
-        … and include the Last-Event-ID header"; the server replays what followed on *that* stream.
-        Disconnection "SHOULD NOT be interpreted as the client cancelling its request".
-        """
-        client = self._client
-        assert client is not None
-        attempts = 0
-        while attempts < MAX_RESUME_ATTEMPTS:
-            attempts += 1
-            # spec: 2025-11-25 transports — the client MUST respect `retry` before reconnecting.
-            if retry:
-                await anyio.sleep(retry / 1000)
-            token = await self.token_or_none()
-            headers = self.headers(ACCEPT_SSE, with_session=True, token=token, method="GET")
-            headers["Last-Event-ID"] = last_event_id
-            sent_session_id = headers.get(SESSION_HEADER)
-            log.debug(
-                "server %s: resuming the stream of id %r after event %r",
-                self.server,
-                request.id,
-                last_event_id,
-            )
-            parser = SseParser(self.max_frame)
-            try:
-                async with client.stream("GET", self.url, headers=headers) as response:
-                    status = response.status_code
-                    if status == 404 and sent_session_id is not None:
-                        await response.aclose()
-                        self._on_session_expired(frame, outgoing, sent_session_id)
-                        return
-                    if status >= 300 or media_type(response) != "text/event-stream":
-                        excerpt = await error_excerpt(response, self.redactor)
-                        reason = "the response stream broke and the server would not resume it"
-                        self._fail_request(request, self._http_error(status, request, excerpt, reason))
-                        return
-                    try:
-                        async for chunk in response.aiter_bytes():
-                            if self._deliver_answer(parser.feed(chunk), request, response):
-                                return
-                    except httpx.HTTPError as exc:
-                        log.debug(
-                            "server %s: resumed stream broke: %s",
-                            self.server,
-                            self.redactor.redact(describe(exc)),
-                        )
-            except httpx.HTTPError as exc:
-                self.report_down(f"resuming the answer to {request.method} failed: {describe(exc)}")
-                return
-            if parser.last_event_id is not None and parser.last_event_id != last_event_id:
-                last_event_id = parser.last_event_id
-                attempts = 0  # progress: the server is still sending on this stream
-            if parser.retry is not None:
-                retry = parser.retry
-        reason = (
-            f"the stream of {request.method} (JSON-RPC id {request.id!r}) broke and "
-            f"{MAX_RESUME_ATTEMPTS} resumptions brought nothing"
-        )
-        self._fail_request(request, ConnectionLost(self.server, reason))
+    @property
+    def is_modern(self) -> bool:
+        """Whether the connection settled on the 2026-07-28 era (no sessions, no resumption)."""
+        return self._is_modern
