@@ -22,8 +22,8 @@ gave), shared by every ``ListAll`` that arrives while one listing is in flight, 
 ``list_changed``.
 
 Its parts: ``session_messages`` (what it takes and reports), ``session_listen`` (the modern era's
-``subscriptions/listen`` stream), ``session_serving`` (the server's requests to us, handshake era) and
-``catalogs`` (the on-demand catalogs).
+``subscriptions/listen`` stream), ``session_serving`` (the server's requests to us, handshake era),
+``session_tools`` (the tool listing's pages and their reuse) and ``catalogs`` (the on-demand catalogs).
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ from mcp_troupe.actors.session_messages import (
     TransportDown,
 )
 from mcp_troupe.actors.session_serving import ServerRequestDone, ServerRequests
+from mcp_troupe.actors.session_tools import ToolListing
 from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import Open
 from mcp_troupe.errors import (
@@ -89,7 +90,7 @@ from mcp_troupe.protocol import tasks as task_proto
 from mcp_troupe.protocol.engine import Pending, expiry_decision
 from mcp_troupe.protocol.handshake import Failed, Handshake, Send, Settled
 from mcp_troupe.protocol.jsonrpc import Notification, Request, RequestId
-from mcp_troupe.protocol.mcp import InitializeResult, PageGuard, ToolDefinition
+from mcp_troupe.protocol.mcp import InitializeResult
 from mcp_troupe.protocol.versions import Era, Revision
 
 __all__ = [
@@ -243,18 +244,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         self._retry_first: list[tuple[bytes, Outgoing]] = []
 
         # Catalog refresh: at most one listing in flight; a list_changed meanwhile marks it dirty.
-        self._listing: PageGuard | None = None
-        self._listing_request: RequestId | None = None
-        self._listing_tools: list[ToolDefinition] = []
-        self._listing_rejected: list[tuple[str, str]] = []
-        # The pages of the listing in progress and of the last one published, each as (the server's "tools"
-        # array, its parse). A page equal to the published page at the same position keeps that page's
-        # definitions (the same objects), and so do unchanged tools of a changed page: downstream, the
-        # registry recognises unchanged definitions by identity and re-checks nothing for them.
-        self._listing_pages: list[tuple[Any, proto.ToolsPage]] = []
-        self._published_pages: list[tuple[Any, proto.ToolsPage]] = []
-        self._published_by_name: dict[str, ToolDefinition] | None = None  # built when first needed
-        self._is_catalog_dirty = False
+        self._tools = ToolListing()
         # Calls refused for a header mismatch, sent again once the tools are listed anew.
         self._after_listing: list[tuple[Pending, TroupeError]] = []
         # The other catalogs, listed on demand (ListAll): complete lists by method, and listings in flight.
@@ -474,18 +464,14 @@ class SessionActor(Supervised, pykka.ThreadingActor):
     # ---- catalog ----------------------------------------------------------------------------------------
 
     def _start_listing(self) -> None:
-        self._listing = PageGuard(proto.TOOLS_LIST)
-        self._listing_tools = []
-        self._listing_rejected = []
-        self._listing_pages = []
-        self._is_catalog_dirty = False
+        self._tools.begin()
         if self._lane is not None:
             self._lane.begin_listing()
         self._request_page(None)
 
     def _request_page(self, cursor: str | None) -> None:
         timeout = self.call_timeout if self._is_ready else self.handshake_timeout
-        self._listing_request = self.request(
+        self._tools.request = self.request(
             proto.TOOLS_LIST,
             proto.list_params(cursor),
             self._on_tools_page,
@@ -495,100 +481,40 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         )
 
     def _on_tools_page(self, result: Mapping[str, Any]) -> None:
-        guard = self._listing
+        listing = self._tools
+        guard = listing.guard
         if guard is None:
             return
-        self._listing_request = None
+        listing.request = None
         try:
-            page = self._parse_tools_page(result)
-            guard.count_page()
-            self._listing_tools.extend(page.tools)
-            self._listing_rejected.extend(page.rejected)
-            if page.next_cursor is not None and not self._is_catalog_dirty:
+            page = listing.parse(
+                result,
+                revision=self._revision,
+                lane=self._lane,
+                capabilities=self._info.capabilities if self._info is not None else {},
+                server=self.server,
+            )
+            listing.add(page)
+            if page.next_cursor is not None and not listing.is_dirty:
                 guard.follow(page.next_cursor)
                 self._request_page(page.next_cursor)
                 return
         except ProtocolError as exc:
-            self._listing = None
+            listing.abandon()
             self._on_listing_error(exc)
             return
-        self._listing = None
-        if self._is_catalog_dirty:
+        listing.guard = None
+        if listing.is_dirty:
             # A list_changed arrived while we were listing: what we have may be stale. List again from the
             # start rather than publish a mix of old and new pages.
             self._start_listing()
             return
         self._publish_catalog()
 
-    def _parse_tools_page(self, result: Mapping[str, Any]) -> proto.ToolsPage:
-        """Parse one page, reusing the definitions of the last published listing where nothing changed."""
-        items = result.get("tools")
-        index = len(self._listing_pages)
-        previous = self._published_pages[index] if index < len(self._published_pages) else None
-        if previous is not None and isinstance(items, list) and previous[0] == items:
-            # The same page (compared in C, no parsing): only the cursor is this listing's own.
-            cursor = result.get("nextCursor")
-            if cursor is not None and not isinstance(cursor, str):
-                raise ProtocolError(f"tools/list 'nextCursor' must be a string, got {cursor!r:.40}")
-            page = proto.ToolsPage(previous[1].tools, previous[1].rejected, cursor)
-        else:
-            page = self._era_checked(proto.parse_tools_page(result))
-            if self._published_pages:
-                page = self._reuse_unchanged(page)
-        self._listing_pages.append((items, page))
-        return page
-
-    def _era_checked(self, page: proto.ToolsPage) -> proto.ToolsPage:
-        """Drop the tools this connection cannot offer as plain tools, each with its reason."""
-        revision = self._revision
-        lane = self._lane
-        if revision is None:
-            return page
-        kept: list[ToolDefinition] = []
-        rejected = list(page.rejected)
-        capabilities = self._info.capabilities if self._info is not None else {}
-        for tool in page.tools:
-            if revision.tasks and lane is not None:
-                # spec: 2025-11-25 server/tools — with taskSupport "required" the client MUST use a task
-                # (an "optional" one is one when the server takes task-augmented calls): the lane sends
-                # its calls with params.task and drives the task to its end.
-                if task_proto.wants_task(tool.raw, capabilities):
-                    lane.task_tools.add(tool.name)
-                else:
-                    lane.task_tools.discard(tool.name)
-            if revision.is_modern and lane is not None and lane.is_http:
-                try:
-                    declared = modern.param_headers(tool.input_schema)
-                except ProtocolError as exc:
-                    # spec: 2026-07-28 streamable-http — clients MUST drop invalid x-mcp-header tools.
-                    log.warning("server %s: tool %r dropped: %s", self.server, tool.name, exc)
-                    rejected.append((tool.name, f"invalid x-mcp-header: {exc}"))
-                    continue
-                if declared:
-                    lane.param_headers[tool.name] = declared
-                else:
-                    lane.param_headers.pop(tool.name, None)
-            kept.append(tool)
-        if len(kept) == len(page.tools):
-            return page
-        return proto.ToolsPage(tuple(kept), tuple(rejected), page.next_cursor)
-
-    def _reuse_unchanged(self, page: proto.ToolsPage) -> proto.ToolsPage:
-        known = self._published_by_name
-        if known is None:
-            known = {tool.name: tool for _items, old in self._published_pages for tool in old.tools}
-            self._published_by_name = known
-        tools = []
-        for tool in page.tools:
-            old = known.get(tool.name)
-            tools.append(old if old is not None and old.raw == tool.raw else tool)
-        return proto.ToolsPage(tuple(tools), page.rejected, page.next_cursor)
-
     def _on_listing_failed(self, error: TroupeError) -> None:
-        if self._listing is None:
+        if not self._tools.is_listing:
             return
-        self._listing = None
-        self._listing_request = None
+        self._tools.abandon()
         self._on_listing_error(error)
 
     def _on_listing_error(self, error: TroupeError) -> None:
@@ -600,17 +526,12 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             "server %s: tools/list refresh failed, keeping the previous tools: %s", self.server, error
         )
         self._retry_after_listing(error)
-        if self._is_catalog_dirty:
+        if self._tools.is_dirty:
             # A list_changed arrived while the failed listing was in flight: it still asks for a refresh.
             self._start_listing()
 
     def _publish_catalog(self) -> None:
-        tools = tuple(self._listing_tools)
-        rejected = tuple(self._listing_rejected)
-        self._listing_tools = []
-        self._listing_rejected = []
-        self._published_pages, self._listing_pages = self._listing_pages, []
-        self._published_by_name = None
+        tools, rejected = self._tools.publish()
         if self._is_ready:
             safe_tell(self.supervisor, CatalogChanged(self.incarnation, tools, rejected))
             self._retry_after_listing(None)
@@ -638,8 +559,8 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         """List the tools again, and drop the cached catalogs."""
         if self._info is None:
             return
-        if self._listing is not None:
-            self._is_catalog_dirty = True
+        if self._tools.is_listing:
+            self._tools.is_dirty = True
         elif self._is_ready:
             self._start_listing()
 
@@ -789,8 +710,8 @@ class SessionActor(Supervised, pykka.ThreadingActor):
                 # A cursor from a dead session means nothing to the new one: the listing restarts instead.
                 lane.drop(request_id)
                 if pending.method == proto.TOOLS_LIST:
-                    self._listing = None
-                    self._is_catalog_dirty = True
+                    self._tools.abandon()
+                    self._tools.is_dirty = True
                 else:
                     self._catalogs.stall(pending.method)
             elif decision == "fail":
@@ -825,10 +746,10 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         # The new session may expose a different catalog; rediscover it (all pages).
         assert self._info is not None
         if self._info.has_tools:
-            if self._listing is None:
+            if not self._tools.is_listing:
                 self._start_listing()
             else:
-                self._is_catalog_dirty = True
+                self._tools.is_dirty = True
 
     # ---- host callbacks: log level, roots changes, resource subscriptions (legacy era) -------------------
 
