@@ -7,6 +7,7 @@ the current session of a ready server, and drops reports from stale incarnations
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import Any, TypeVar
@@ -120,6 +121,19 @@ class RegistryUnderTest:
     ) -> None:
         catalog = ServerCatalog(server, incarnation, definitions(*tool_names), ())
         self.ref.tell(ServerUp(server, incarnation, session.ref, catalog, lane=lane))
+        self.wait_judged(server)
+
+    def wait_judged(self, server: str) -> None:
+        """Wait until every tool of ``server``'s catalog is judged: the registry judges a catalog in slices
+        and answers messages between them, so a listing asked meanwhile may hold only the tools judged so far
+        (the first scan of a process, which loads the rules and the scorer, can outlast a slice)."""
+        deadline = time.monotonic() + DEFAULT_WAIT
+        while True:
+            (status,) = [status for status in self.status() if status.name == server]
+            if status.unjudged == 0:
+                return
+            assert time.monotonic() < deadline, f"{server}: {status.unjudged} tools still unjudged"
+            time.sleep(0.005)
 
 
 def definitions(*names: str) -> tuple[ToolDefinition, ...]:

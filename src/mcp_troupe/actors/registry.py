@@ -71,6 +71,7 @@ from mcp_troupe.actors.registry_records import SUPERVISOR_RESTARTS as SUPERVISOR
 from mcp_troupe.actors.registry_records import Route as _Route
 from mcp_troupe.actors.registry_records import ServerPart as _ServerPart
 from mcp_troupe.actors.registry_records import ServerRecord as _Server
+from mcp_troupe.actors.registry_records import SettleWaiters, corrected_status
 from mcp_troupe.actors.registry_records import complete_when_all as _complete_when_all
 from mcp_troupe.actors.registry_records import not_ready as _not_ready
 from mcp_troupe.actors.registry_records import same_listing as _same_listing
@@ -137,10 +138,10 @@ __all__ = [
 log = logging.getLogger("mcp_troupe.registry")
 CATALOG_REJECTED = "*"
 """The key in ``ServerStatus.rejected`` that says the whole catalog was rejected (e.g. too many tools)."""
-# The capabilities a server's handshake may offer that the built-in tools reach.
-# completions: action=complete of both built-ins needs it (issue 14).
 # One ToolSpec per tool of every catalog: built directly, a fifth of the frozen __init__'s cost (issue 18).
 _TOOL_SPEC = constructor(ToolSpec)
+# The capabilities a server's handshake may offer that the built-in tools reach.
+# completions: action=complete of both built-ins needs it (issue 14).
 _BUILTIN_CAPABILITIES = frozenset(tool.capability for tool in BUILTIN_TOOLS.values()) | {"completions"}
 
 
@@ -228,10 +229,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self._judging_generation = 0
         # Qualified name → why it was rejected, so calling a rejected tool says so instead of "unknown".
         self._rejected_names: dict[str, str] = {}
-        self._settle_waiters: list[Future[None]] = []
-        # _is_all_settled's order of the servers, and where its last scan stopped.
-        self._settle_order = tuple(self._servers.values())
-        self._settle_cursor = 0
+        self._settle = SettleWaiters(tuple(self._servers.values()))
         self._is_shut_down = False
         # The capability gate, and the calls waiting for the approver (actors/registry_gate.py).
         self._gate = ApprovalGate(
@@ -320,15 +318,12 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             case GetStatus():
                 msg.reply_to.set_result(self._status_list())
             case WhenSettled():
-                # Waiters whose callers gave up (they cancel their future) are dropped, not hoarded.
-                self._settle_waiters = [w for w in self._settle_waiters if not w.done()]
-                self._settle_waiters.append(msg.reply_to)
-                self._release_settle_waiters()
+                self._settle.add(msg.reply_to)
             case StatusChanged(status=status):
                 record = self._servers.get(status.name)
                 if record is not None and status.incarnation >= record.status.incarnation:
                     record.status = status
-                    self._release_settle_waiters()
+                    self._settle.release()
             case ServerUp():
                 self._on_server_up(msg)
             case ServerCatalog():
@@ -544,7 +539,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self._extend_server(msg.server, judged)
         if job.is_done:
             log.info("server %s: all %d tools judged", msg.server, len(job.catalog.tools))
-            self._release_settle_waiters()
+            self._settle.release()
         else:
             self.actor_ref.tell(JudgeMore(msg.server, job.generation))
 
@@ -749,7 +744,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         for spec in self._table.values():
             counts[spec.server] = counts.get(spec.server, 0) + 1
         return [
-            self._current(
+            corrected_status(
                 record,
                 replace(
                     record.status,
@@ -760,47 +755,6 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             )
             for name, record in self._servers.items()
         ]
-
-    def _current(self, record: _Server, status: ServerStatus) -> ServerStatus:
-        """``status``, corrected for a connection that ended before its supervisor's report arrived.
-
-        The lane closes on the loop the moment the connection ends, before any caller is failed and before
-        the supervisor hears of it; reading it here means that a caller who saw ``ConnectionLost`` never
-        finds the server listed as ready afterwards (the record catches up a message later).
-        """
-        if status.state is not ServerState.READY or record.is_ready or record.session is None:
-            return status
-        reason = record.lane.close_reason if record.lane is not None else None
-        return replace(status, state=ServerState.CONNECTING, last_error=reason or status.last_error)
-
-    def _release_settle_waiters(self) -> None:
-        if not self._settle_waiters or not self._is_all_settled():
-            return
-        waiters, self._settle_waiters = self._settle_waiters, []
-        for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)
-
-    def _is_all_settled(self) -> bool:
-        """Whether every server has settled and its catalog is judged (its tool list is complete).
-
-        Asked on every status change while someone waits: a scan of every server each time made a gateway
-        of N servers O(N²). The scan goes on from the server that held it up last time and stops at the
-        first one still unsettled: while that one has not settled (most changes are other servers'), a
-        check is one step, and after it settles the scan moves on over servers that have; only "all
-        settled" is a whole pass, and that answer ends the wait.
-        """
-        records = self._settle_order
-        count = len(records)
-        start = self._settle_cursor
-        for step in range(count):
-            index = (start + step) % count
-            record = records[index]
-            # A server whose catalog is still being judged has not settled: its tool list is not complete.
-            if not record.status.state.is_settled or record.judging is not None:
-                self._settle_cursor = index
-                return False
-        return True
 
     # ---- supervision -------------------------------------------------------------------------------------
 
@@ -829,7 +783,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 record.catalog = None
                 self._update_server(msg.server)
             self.runtime.emit("failed", msg.server, incarnation, reason)
-            self._release_settle_waiters()
+            self._settle.release()
             return
         log.warning("server %s: %s; starting a new supervisor", msg.server, msg.reason)
         record.status = replace(
@@ -847,9 +801,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self.board.routes = {}
         broken = self.crash_error(error)
         self._gate.fail_waiting(lambda: broken)
-        waiters, self._settle_waiters = self._settle_waiters, []
-        for waiter in waiters:
-            _fail(waiter, broken)
+        self._settle.fail_all(broken)
         for record in self._servers.values():
             if record.supervisor is not None:
                 safe_tell(record.supervisor, StopServer())
@@ -905,6 +857,4 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self._gate.fail_waiting(
             lambda: TroupeClosed("the troupe was stopped while the call waited for approval")
         )
-        for waiter in self._settle_waiters:
-            _fail(waiter, TroupeClosed("the troupe was stopped"))
-        self._settle_waiters = []
+        self._settle.fail_all(TroupeClosed("the troupe was stopped"))

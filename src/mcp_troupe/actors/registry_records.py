@@ -2,8 +2,9 @@
 
 Split from :mod:`mcp_troupe.actors.registry`: :class:`ServerRecord` (everything the registry knows of one
 configured server), :class:`ServerPart` (its tools after policy, before naming), :class:`Route` (where a
-qualified name goes), :class:`SessionPort` (a session as the built-in tools reach it), and helpers that need
-no actor. Only the registry's thread reads and writes the records.
+qualified name goes), :class:`SessionPort` (a session as the built-in tools reach it), :class:`SettleWaiters`
+(the callers of ``wait_ready``), and helpers that need no actor. Only the registry's thread reads and
+writes the records.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from __future__ import annotations
 import difflib
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import Future
-from dataclasses import dataclass, field
+from concurrent.futures import Future, InvalidStateError
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pykka
 
+from mcp_troupe._futures import fail
 from mcp_troupe.actors.backoff import RestartIntensity
 from mcp_troupe.actors.judging import CatalogJudging
 from mcp_troupe.actors.lane import CallLane
@@ -30,7 +32,7 @@ from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict
 from mcp_troupe.policy.gate import GateDecision, decide
 from mcp_troupe.policy.names import qualify
 from mcp_troupe.protocol.mcp import ToolDefinition
-from mcp_troupe.types import Risk, ServerStatus, ToolSpec
+from mcp_troupe.types import Risk, ServerState, ServerStatus, ToolSpec
 
 __all__ = [
     "SUPERVISOR_RESTARTS",
@@ -38,6 +40,7 @@ __all__ = [
     "ServerPart",
     "ServerRecord",
     "SessionPort",
+    "SettleWaiters",
     "complete_when_all",
     "not_ready",
     "same_listing",
@@ -203,3 +206,72 @@ def gate_decision(
         mode=config.approval_mode,
         approved_before=approved_before,
     )
+
+
+class SettleWaiters:
+    """The callers of ``wait_ready`` (``WhenSettled``), answered once every server has settled and its
+    catalog is judged (its tool list is complete)."""
+
+    def __init__(self, records: Sequence[ServerRecord]) -> None:
+        self._waiters: list[Future[None]] = []
+        # The scan's order of the servers, and where its last scan stopped (see is_all_settled).
+        self._order = tuple(records)
+        self._cursor = 0
+
+    def add(self, waiter: Future[None]) -> None:
+        """Wait with ``waiter``; a waiter whose caller gave up (it cancels its future) is dropped."""
+        self._waiters = [w for w in self._waiters if not w.done()]
+        self._waiters.append(waiter)
+        self.release()
+
+    def release(self) -> None:
+        """Answer every waiter if every server has settled (asked on each status change)."""
+        if not self._waiters or not self.is_all_settled():
+            return
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                try:
+                    waiter.set_result(None)
+                except InvalidStateError:  # its caller gave up meanwhile
+                    pass
+
+    def fail_all(self, error: BaseException) -> None:
+        """Fail every waiter with ``error`` (the troupe stopped, or the registry crashed)."""
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            fail(waiter, error)
+
+    def is_all_settled(self) -> bool:
+        """Whether every server has settled and its catalog is judged.
+
+        Asked on every status change while someone waits: a scan of every server each time made a gateway
+        of N servers O(N²). The scan goes on from the server that held it up last time and stops at the
+        first one still unsettled: while that one has not settled (most changes are other servers'), a
+        check is one step, and after it settles the scan moves on over servers that have; only "all
+        settled" is a whole pass, and that answer ends the wait.
+        """
+        records = self._order
+        count = len(records)
+        start = self._cursor
+        for step in range(count):
+            index = (start + step) % count
+            record = records[index]
+            # A server whose catalog is still being judged has not settled: its tool list is not complete.
+            if not record.status.state.is_settled or record.judging is not None:
+                self._cursor = index
+                return False
+        return True
+
+
+def corrected_status(record: ServerRecord, status: ServerStatus) -> ServerStatus:
+    """``status``, corrected for a connection that ended before its supervisor's report arrived.
+
+    The lane closes on the loop the moment the connection ends, before any caller is failed and before the
+    supervisor hears of it; reading it here means that a caller who saw ``ConnectionLost`` never finds the
+    server listed as ready afterwards (the record catches up a message later).
+    """
+    if status.state is not ServerState.READY or record.is_ready or record.session is None:
+        return status
+    reason = record.lane.close_reason if record.lane is not None else None
+    return replace(status, state=ServerState.CONNECTING, last_error=reason or status.last_error)
