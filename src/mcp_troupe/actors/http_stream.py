@@ -19,7 +19,8 @@ from typing import Protocol
 import anyio
 import httpx
 
-from mcp_troupe.actors.h1 import Answer, Http1Client
+from mcp_troupe.actors.h1 import Answer
+from mcp_troupe.actors.http_listen import ListenHost
 from mcp_troupe.actors.http_wire import (
     ACCEPT_SSE,
     SESSION_HEADER,
@@ -31,7 +32,6 @@ from mcp_troupe.actors.http_wire import (
 )
 from mcp_troupe.actors.lane import CallLane, Outgoing
 from mcp_troupe.errors import ConnectionLost, HttpError, TroupeError
-from mcp_troupe.policy.redaction import Redactor
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol import modern
 from mcp_troupe.protocol.jsonrpc import Request
@@ -47,35 +47,15 @@ MAX_RESUME_ATTEMPTS = 5
 STREAM_LINGER = 1.0
 
 
-class StreamHost(Protocol):
-    """What a POST's answer stream needs of its connection (all on the I/O loop)."""
+class StreamHost(ListenHost, Protocol):
+    """What a POST's answer stream needs of its connection (all on the I/O loop): what the GET stream needs
+    (:class:`~mcp_troupe.actors.http_listen.ListenHost`), and the lane and the ways to end one request."""
 
-    server: str
-    url: str
-    max_frame: int
-    redactor: Redactor
     lane: CallLane
-
-    @property
-    def client(self) -> httpx.AsyncClient | Http1Client | None:
-        """The connection's HTTP client while it is open."""
-        ...
 
     @property
     def is_modern(self) -> bool:
         """Whether the connection settled on the 2026-07-28 era."""
-        ...
-
-    async def token_or_none(self) -> str | None:
-        """The bearer token for the next request, if the server is protected and one is at hand."""
-        ...
-
-    def headers(self, accept: str, *, with_session: bool, token: str | None, method: str) -> dict[str, str]:
-        """The request headers for one exchange (session id, protocol version, authorization)."""
-        ...
-
-    def deliver(self, frames: list[bytes]) -> None:
-        """Hand frames to the connection's lane, in arrival order."""
         ...
 
     def adopt_session(self, response: Answer) -> None:
@@ -92,10 +72,6 @@ class StreamHost(Protocol):
 
     def on_session_expired(self, frame: bytes, outgoing: Outgoing, sent_session_id: str) -> None:
         """A 404 to a request that carried ``sent_session_id``: the session is gone."""
-        ...
-
-    def report_down(self, reason: str) -> None:
-        """The connection is gone: tell the session."""
         ...
 
 

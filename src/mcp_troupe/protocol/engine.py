@@ -290,34 +290,25 @@ class RequestEngine:
                 frame = jsonrpc.encode_request(request_id, method, wire)
         # spec: 2025-11-25 tasks — a tools/call with `params.task` is task-augmented: its answer is a task.
         is_task = method == proto.TOOLS_CALL and params is not None and "task" in params
-        # Every field by position: the pending of a call is made once per request, on the hot path.
-        if progress:
-            return Pending(
-                request_id,
-                method,
-                owner,
-                timeout,
-                None if timeout is None else now + timeout,
-                None if hard_timeout is None else now + hard_timeout,
-                params,
-                0,
-                False,
-                request_id,
-                now,
-                is_task,
-            ), frame
-        keep = is_task or method in REPEATABLE_METHODS or (self._is_modern and method in INPUT_METHODS)
+        # Every field by position: the pending of a call is made once per request, on the hot path. A call
+        # with a progress token keeps its params and its hard deadline (progress extends the soft one).
+        keep = (
+            progress
+            or is_task
+            or method in REPEATABLE_METHODS
+            or (self._is_modern and method in INPUT_METHODS)
+        )
         return Pending(
             request_id,
             method,
             owner,
             timeout,
             None if timeout is None else now + timeout,
-            None,
+            None if hard_timeout is None or not progress else now + hard_timeout,
             params if keep else None,
             0,
             False,
-            None,
+            request_id if progress else None,
             now,
             is_task,
         ), frame
