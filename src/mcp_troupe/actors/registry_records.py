@@ -12,13 +12,13 @@ from __future__ import annotations
 import difflib
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import Future, InvalidStateError
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pykka
 
-from mcp_troupe._futures import fail
+from mcp_troupe._futures import complete, fail
 from mcp_troupe.actors.backoff import RestartIntensity
 from mcp_troupe.actors.judging import CatalogJudging
 from mcp_troupe.actors.lane import CallLane
@@ -230,11 +230,7 @@ class SettleWaiters:
             return
         waiters, self._waiters = self._waiters, []
         for waiter in waiters:
-            if not waiter.done():
-                try:
-                    waiter.set_result(None)
-                except InvalidStateError:  # its caller gave up meanwhile
-                    pass
+            complete(waiter, None)
 
     def fail_all(self, error: BaseException) -> None:
         """Fail every waiter with ``error`` (the troupe stopped, or the registry crashed)."""
