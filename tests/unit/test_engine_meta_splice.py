@@ -171,3 +171,32 @@ def test_a_complete_modern_answer_takes_the_legacy_fast_path(monkeypatch: Any) -
     frame = json.dumps({"jsonrpc": "2.0", "id": pending.request_id, "result": {"resultType": 7}}).encode()
     (event,) = made.receive(frame, 0.0)
     assert isinstance(event, Invalid) and len(taken) == 1
+
+
+def test_one_read_of_modern_answers_sorts_each_by_its_result_type() -> None:
+    # Issue #13: a read of several frames (calls in flight) takes the fast path for the complete answers
+    # only; an answer asking for input, an unknown resultType and an unknown id each keep their meaning.
+    from mcp_troupe.protocol.engine import Answered, Invalid, NeedsInput, Unexpected
+
+    made = engine()
+    results: list[dict[str, Any]] = [
+        {"content": []},
+        {
+            "resultType": "input_required",
+            "inputRequests": {"q": {"method": "roots/list", "params": {}}},
+            "requestState": "s",
+        },
+        {"resultType": "complete", "content": []},
+        {"resultType": "later"},
+    ]
+    pendings = [made.request("tools/call", {"name": "echo"}, None, now=0.0, timeout=1.0)[0] for _ in results]
+    frames = [
+        json.dumps({"jsonrpc": "2.0", "id": pending.request_id, "result": result}).encode()
+        for pending, result in zip(pendings, results, strict=True)
+    ]
+    frames.append(json.dumps({"jsonrpc": "2.0", "id": 999, "result": {}}).encode())
+    events = made.receive_all(frames, 0.0)
+    kinds = [type(event) for event in events]
+    assert kinds == [Answered, NeedsInput, Answered, Invalid, Unexpected], events
+    assert [event.pending for event in events[:4]] == pendings  # type: ignore[union-attr]
+    assert all(pending.request_id not in made.pending for pending in (pendings[0], pendings[2], pendings[3]))

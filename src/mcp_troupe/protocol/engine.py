@@ -471,21 +471,23 @@ class RequestEngine:
 
     def receive(self, frame: bytes, now: float) -> list[Event]:
         """Decode one frame and say what it means for our requests."""
-        events: list[Event] = []
-        self._receive_into(events, frame, now)
-        return events
+        return self.receive_all([frame], now)
 
     def receive_all(self, frames: list[bytes], now: float) -> list[Event]:
         """:meth:`receive` of each frame in turn, the events in one list (one read's worth of frames)."""
         events: list[Event] = []
-        if self._is_batching or self._memo_ids or self._is_modern:
+        if self._is_batching or self._memo_ids:
             for frame in frames:
                 self._receive_into(events, frame, now)
             return events
-        # The legacy era's common read, many answers to pending calls (1,000 in flight): each answer is
-        # matched here, in the loop, without a call per frame; anything else takes _receive_into's path.
+        # The common read, answers to pending calls (one, or 1,000 in flight): each answer is matched here,
+        # in the loop, without a call per frame; anything else takes _on_message's path. A modern answer
+        # takes it too when it is complete (resultType absent or "complete", spec: 2026-07-28
+        # basic/index), so a modern call costs what a legacy one does (issue #13).
         pending_map = self.pending
         decode = jsonrpc.decode_answer
+        is_modern = self._is_modern
+        complete = modern.COMPLETE
         for frame in frames:
             try:
                 message = decode(frame)
@@ -496,7 +498,11 @@ class RequestEngine:
             if isinstance(message, tuple):
                 response_id, result = message
                 pending = pending_map.get(response_id)
-                if pending is not None and not pending.is_task:  # (a task's answer: the general path)
+                if (
+                    pending is not None
+                    and not pending.is_task  # (a task's answer: the general path)
+                    and (not is_modern or result.get("resultType", complete) == complete)
+                ):
                     del pending_map[response_id]
                     if pending.progress_token is not None and pending.progress_token != response_id:
                         self._progress.pop(pending.progress_token, None)
@@ -507,31 +513,9 @@ class RequestEngine:
         return events
 
     def _receive_into(self, events: list[Event], frame: bytes, now: float) -> None:
+        """A frame of a batching revision (2025-03-26) or of a listing whose pages are memoised."""
         try:
-            if self._is_batching:
-                messages = jsonrpc.decode_batch(frame)
-            elif self._memo_ids:
-                messages = [self._decode_page(frame)]
-            else:
-                # The common frame, one answer: no list around it, and a complete result read here: a
-                # legacy one, or a modern one whose resultType is absent or "complete" (spec: 2026-07-28
-                # basic/index; _on_result answers both the same way, a modern call at no extra cost).
-                message = jsonrpc.decode(frame)
-                self._bad_in_a_row = 0
-                if type(message) is Response and (
-                    not self._is_modern
-                    or message.result.get("resultType", modern.COMPLETE) == modern.COMPLETE
-                ):
-                    pending = self.pending.get(message.id)
-                    if pending is not None and not pending.is_task:  # (a task's answer: the general path)
-                        del self.pending[message.id]
-                        token = pending.progress_token
-                        if token is not None and token != message.id:
-                            self._progress.pop(token, None)
-                        events.append(Answered(pending, message.result))
-                        return
-                events.append(self._on_message(message, now))
-                return
+            messages = jsonrpc.decode_batch(frame) if self._is_batching else [self._decode_page(frame)]
         except MalformedMessage as exc:
             events.append(self._unreadable(frame, exc))
             return
