@@ -756,16 +756,31 @@ def test_repeated_calls_reuse_the_merged_post_headers(monkeypatch: pytest.Monkey
         merged.append(with_session)
         return original(self, with_session, token, extra)
 
+    handed_out: list[Any] = []
+    original_post = HttpConnection._post_headers
+
+    def recorded(self: HttpConnection, with_session: bool, token: str | None, extra: Any) -> Any:
+        headers = original_post(self, with_session, token, extra)
+        handed_out.append(headers)
+        return headers
+
     monkeypatch.setattr(HttpConnection, "_merge_post_headers", counted)
+    monkeypatch.setattr(HttpConnection, "_post_headers", recorded)
     fake = FakeMcp()
     with scripted(fake) as server, http_troupe(server.url) as troupe:
         ready(troupe)
-        before = len(merged)
+        before, handed_before = len(merged), len(handed_out)
         for number in range(5):
             assert troupe.call("mcp__edge__echo", {"n": number}).text == f"echo: {{'n': {number}}}"
     # Issue #13: the POST's headers are merged once per connection state, not copied and merged per call;
     # every call still carried the session and the version (the cache follows the session, see expiry).
     assert len(merged) - before <= 1
+    # The one merged mapping goes to every POST of that state, so it is read-only: a writer would change
+    # the headers of every later request.
+    shared = handed_out[handed_before:]
+    assert len(shared) >= 5 and all(headers is shared[-1] for headers in shared[-5:])
+    with pytest.raises(TypeError):
+        shared[-1]["Mcp-Session-Id"] = "forged"
     calls = server.requests("POST", "tools/call")
     assert [seen.headers.get("mcp-session-id") for seen in calls] == ["s-1"] * 5
     assert all(seen.headers.get("mcp-protocol-version") == "2025-06-18" for seen in calls)

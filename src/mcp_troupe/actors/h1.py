@@ -39,7 +39,7 @@ import select
 import ssl
 import zlib
 from collections.abc import AsyncIterator, Mapping
-from types import TracebackType
+from types import MappingProxyType, TracebackType
 from typing import Any, Protocol
 
 import httpx
@@ -557,6 +557,9 @@ class Http1Client:
         self._cookies: dict[str, str] = {}
         # Encoded heads by (method, headers, cookie epoch); the epoch moves whenever the cookies change.
         self._heads: dict[tuple[str, tuple[tuple[str, str], ...], int], bytes] = {}
+        # The same, by the identity of a read-only mapping (the transport's cached POST headers): no tuple
+        # of its items built and hashed per request. The mapping is kept, so its id is not reused meanwhile.
+        self._heads_by_mapping: dict[int, tuple[Mapping[str, str], str, int, bytes]] = {}
         self._cookie_epoch = 0
         self._sweep: asyncio.TimerHandle | None = None
         self._is_closed = False
@@ -598,18 +601,35 @@ class Http1Client:
         if url != self.url:
             raise httpx.UnsupportedProtocol("Http1Client speaks to one endpoint only")
         # A transport sends the same headers on call after call: the head (all but Content-Length) is
-        # encoded and checked once per distinct set, then reused (a few microseconds instead of tens).
-        key = (method, tuple(headers.items()), self._cookie_epoch)
+        # encoded and checked once per distinct set, then reused (a few microseconds instead of tens). A
+        # read-only mapping (MappingProxyType) is taken to stay as it is: the transport's are views of
+        # dicts that nobody else holds, so the head is found by the mapping's identity.
+        epoch = self._cookie_epoch
+        if type(headers) is MappingProxyType:
+            known = self._heads_by_mapping.get(id(headers))
+            if known is not None and known[0] is headers and known[1] == method and known[2] == epoch:
+                head = known[3]
+            else:
+                head = self._head_of(method, headers, epoch)
+                if len(self._heads_by_mapping) >= _HEADS_KEPT:
+                    self._heads_by_mapping.clear()
+                self._heads_by_mapping[id(headers)] = (headers, method, epoch, head)
+        else:
+            head = self._head_of(method, headers, epoch)
+        if content is not None or method in ("POST", "PUT", "PATCH"):
+            head += b"Content-Length: %d\r\n" % len(content or b"")
+        head += b"\r\n"
+        return head + content if content else head
+
+    def _head_of(self, method: str, headers: Mapping[str, str], epoch: int) -> bytes:
+        key = (method, tuple(headers.items()), epoch)
         head = self._heads.get(key)
         if head is None:
             head = self._encode_head(method, headers)
             if len(self._heads) >= _HEADS_KEPT:
                 self._heads.clear()
             self._heads[key] = head
-        if content is not None or method in ("POST", "PUT", "PATCH"):
-            head += b"Content-Length: %d\r\n" % len(content or b"")
-        head += b"\r\n"
-        return head + content if content else head
+        return head
 
     def _encode_head(self, method: str, headers: Mapping[str, str]) -> bytes:
         """The request line and every header line but Content-Length (each ending in CRLF)."""

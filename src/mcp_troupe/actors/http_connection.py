@@ -190,7 +190,7 @@ class HttpConnection:
         self._headers_by_state: dict[tuple[str, bool, str | None, str | None], dict[str, str]] = {}
         # A POST's merged headers by (with session, session id, protocol version, id of the lane's extra).
         self._post_headers_by_state: dict[
-            tuple[bool, str | None, str | None, int], tuple[Mapping[str, str], dict[str, str]]
+            tuple[bool, str | None, str | None, int], tuple[Mapping[str, str], Mapping[str, str]]
         ] = {}
 
         # Writes from the session thread are queued here and applied by one loop callback per burst.
@@ -410,14 +410,14 @@ class HttpConnection:
 
     def _post_headers(
         self, with_session: bool, token: str | None, extra: Mapping[str, str]
-    ) -> dict[str, str]:
+    ) -> Mapping[str, str]:
         """A POST's headers: the connection's, ``Content-Type``, and the lane's per-request ``extra``.
 
         Without a token they depend only on the connection's state and on ``extra``, which for most requests
         is the same read-only mapping call after call (none for a legacy request; the method and name
         headers of a modern one, see :func:`mcp_troupe.protocol.modern.request_headers`). Those are merged
-        once and the dict is reused as is (nobody writes to it), instead of copied and merged on every call:
-        a modern call's extra headers were a dict copy and a merge dearer than a legacy call (issue #13).
+        once and reused, read-only, instead of copied and merged on every call: a modern call's extra headers
+        were a dict copy and a merge dearer than a legacy call (issue #13).
         """
         is_shared = not extra or type(extra) is MappingProxyType
         if is_shared and (token is None or self.auth is None):
@@ -431,7 +431,8 @@ class HttpConnection:
             cached = self._post_headers_by_state.get(key)
             if cached is not None and (not extra or cached[0] is extra):
                 return cached[1]
-            headers = self._merge_post_headers(with_session, None, extra)
+            # Read-only: the one mapping goes to every POST of this state, so a writer would change them all.
+            headers = MappingProxyType(self._merge_post_headers(with_session, None, extra))
             if len(self._post_headers_by_state) >= MAX_CACHED_POST_HEADERS:
                 self._post_headers_by_state.clear()
             self._post_headers_by_state[key] = (extra, headers)
