@@ -425,7 +425,10 @@ class CallLane:
             # Before the era is settled only the modern probe carries a version in its _meta; it needs the
             # modern headers as much as any later request (spec: 2026-07-28 streamable-http).
             meta = params.get("_meta") if params is not None else None
-            version = meta.get(modern.PROTOCOL_VERSION) if isinstance(meta, Mapping) else None
+            version = None
+            # (None first: the ABC's isinstance costs a legacy call more than the rest of this method)
+            if meta is not None and isinstance(meta, Mapping):
+                version = meta.get(modern.PROTOCOL_VERSION)
         if not isinstance(version, str):
             return Outgoing(method, request_id)
         declared: tuple[modern.ParamHeader, ...] = ()
