@@ -24,6 +24,7 @@ from tests.spec_schemas import SPEC_DIR
 from mcp_troupe.demo import CRASH_EXIT_CODE, GARBAGE_LINE, START_GARBAGE_LINES, command
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "src" / "mcp_troupe" / "demo"
+STARTUP_TIMEOUT = 30.0
 TIMEOUT = 5.0
 BUILTIN_TOOLS = [
     "echo",
@@ -147,10 +148,16 @@ class Demo:
         return self.request("tools/call", {"name": name, "arguments": arguments or {}})
 
     def initialize(self, version: str = "2025-06-18") -> JsonObject:
-        result = self.request(
-            "initialize",
-            {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}},
-        )
+        params: JsonObject = {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        }
+        # The first answer waits for the interpreter to start and import the server: seconds on a busy
+        # machine (the suite's other worker shares its cores), so it gets more than one answer's timeout.
+        response = self.response(self.request_nowait("initialize", params), timeout=STARTUP_TIMEOUT)
+        assert "result" in response, response
+        result: JsonObject = response["result"]
         self.notify("notifications/initialized")
         return result
 
