@@ -78,6 +78,7 @@ from mcp_troupe.actors.registry_records import same_listing as _same_listing
 from mcp_troupe.actors.registry_records import unknown_tool as _unknown_tool
 from mcp_troupe.actors.registry_search import ToolSearch
 from mcp_troupe.actors.session import CallRequest, CancelCall
+from mcp_troupe.actors.stop_wave import StopWave
 from mcp_troupe.actors.supervision import ChildFailed, Parent, Supervised
 from mcp_troupe.actors.supervisor import (
     RestartServer,
@@ -846,14 +847,21 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             record.judging = None
         self._tool_search.reset()
         self._builtins.clear()
-        futures = []
-        for record in self._servers.values():
-            if record.supervisor is None:
-                continue
-            done: Future[None] = Future()
-            if safe_tell(record.supervisor, StopServer(done)):
-                futures.append(done)
+        # Every supervisor is told, but at most a window of them at once (actors/stop_wave.py: thousands
+        # woken together starve the I/O loop that carries the closes); reply_to completes when all closed.
+        supervisors = [
+            record.supervisor for record in self._servers.values() if record.supervisor is not None
+        ]
+        futures: list[Future[None]] = [Future() for _ in supervisors]
+
+        def send(index: int, accepted: Future[None]) -> bool:
+            if safe_tell(supervisors[index], StopServer(futures[index], accepted)):
+                return True
+            futures[index].set_result(None)  # already gone: nothing left to close
+            return False
+
         _complete_when_all(futures, reply_to)
+        StopWave(len(supervisors), send).start()
         self._gate.fail_waiting(
             lambda: TroupeClosed("the troupe was stopped while the call waited for approval")
         )
