@@ -201,7 +201,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self.parent = parent
         self._clock = clock
         # The operator's decisions on withheld tools, by fingerprint (troupe review); troupe review writes it.
-        self._review = review_store if review_store is not None else ReviewStore()
+        # Opened when a tool is first withheld (most troupes never withhold one): finding its default path
+        # (the environment, the home directory) was a third of this constructor's time.
+        self._review_store = review_store
         # Routes the facade may take without asking us (see the module docstring); only we write it.
         self.board = board if board is not None else RouteBoard()
         # Approved definitions, by fingerprint, for the life of the process (rug-pull detection).
@@ -252,6 +254,13 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             is_ready=self._is_server_ready,
             schedule=lambda: self.actor_ref.tell(_IndexNow()),
         )
+
+    @property
+    def _review(self) -> ReviewStore:
+        """The review store, opened on first use."""
+        if self._review_store is None:
+            self._review_store = ReviewStore()
+        return self._review_store
 
     @property
     def approver(self) -> Approver | None:
