@@ -163,28 +163,39 @@ def test_windows_are_stopped_and_waited_for_one_after_another() -> None:
         "stop 0", "stop 1", "wait 0", "wait 1",
         "stop 2", "stop 3", "wait 2", "wait 3",
         "stop 4", "wait 4",
+        "wait 0", "wait 1", "wait 2", "wait 3", "wait 4",  # the final check, at once for stopped ones
     ]  # fmt: skip
 
 
-def test_past_the_deadline_the_rest_are_stopped_without_waiting_and_the_stuck_ones_named() -> None:
+def test_an_actor_that_does_not_stop_paces_the_windows_after_it_and_only_it_is_named() -> None:
     now = [0.0]
-    stops: list[int] = []
-    waits: list[float] = []
+    stops: list[tuple[int, float]] = []
+    waits: list[tuple[int, float]] = []
+    stopped: set[int] = set()
+
+    def stopper(index: int) -> None:
+        stops.append((index, now[0]))
+        if index != 1:  # actor 1 is busy in a handler and never stops
+            stopped.add(index)
 
     def waiter(index: int, seconds: float) -> bool:
-        waits.append(seconds)
-        now[0] += 10.0  # each wait uses up the time; only actor 1 stops
-        return index == 1
+        waits.append((index, seconds))
+        if index in stopped:
+            return True
+        now[0] += seconds  # waiting in vain uses the time up
+        return False
 
     stuck = stop_in_windows(
-        [lambda index=index: stops.append(index) for index in range(6)],
+        [lambda index=index: stopper(index) for index in range(6)],
         [lambda seconds, index=index: waiter(index, seconds) for index in range(6)],
-        deadline=15.0,
+        deadline=10.0,
         clock=lambda: now[0],
         width=2,
+        pace=0.5,
     )
 
-    assert stops == list(range(6)), "every actor is still told to stop"
-    assert waits == [15.0, 5.0, 0.0, 0.0, 0.0, 0.0]
-    assert stuck == [0, 2, 3, 4, 5]
+    assert stuck == [1]
+    assert [index for index, _ in stops] == list(range(6)), "every actor is told to stop"
+    assert stops[2] == (2, 0.5), "the stuck actor held the next window back by the pace only"
+    assert (1, 0.5) in waits and waits[-5:] == [(1, 9.5), (2, 0.0), (3, 0.0), (4, 0.0), (5, 0.0)]
     assert STOP_WAVE_WIDTH >= 1
