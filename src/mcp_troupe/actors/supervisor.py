@@ -294,7 +294,12 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
     def on_start(self) -> None:
         if self.config.transport == "http" and self.config.auth == "oauth":
             self._start_oauth_flow()
-        self._publish_status()
+            # The login's state is news to the registry. Without OAuth there is none: the registry starts
+            # every record as CONNECTING and tells StartServer right after starting us, whose CONNECTING
+            # status (with its incarnation) follows at once (one registry message less a connect).
+            self._publish_status()
+        elif self.incarnation or self.last_error is not None:
+            self._publish_status()  # a restarted supervisor: its carried state replaces the crashed one's
 
     def on_stop(self) -> None:
         self._teardown("the supervisor stopped", grace=0.0)
