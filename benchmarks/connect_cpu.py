@@ -46,6 +46,7 @@ import asyncio
 import gc
 import json
 import os
+import queue
 import re
 import subprocess
 import sys
@@ -191,12 +192,30 @@ class WorkerProcess:
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
         )
-        self._read()  # {"ready": true}: the harness is imported, the clock may start
+        # Lines arrive through a thread, so that a worker that hangs is a timeout here, not a driver stuck
+        # in readline() with the worker left running.
+        self._lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+        threading.Thread(target=self._pump, name=f"connect_cpu {client} reader", daemon=True).start()
+
+    def _pump(self) -> None:
+        stdout = self.process.stdout
+        assert stdout is not None
+        try:
+            for line in stdout:
+                self._lines.put(line)
+        finally:
+            self._lines.put("")  # EOF
+            stdout.close()  # here, by its only reader, once the worker has closed its end
+
+    def wait_ready(self) -> None:
+        """Wait for the worker's first line: its harness is imported, the clock may start."""
+        self._read()
 
     def _read(self) -> dict[str, Any]:
-        assert self.process.stdout is not None
-        # A worker that hangs is ended by the driver's deadline (the caller's wait_for / the test timeout).
-        line = self.process.stdout.readline()
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise TimeoutError(f"the {self.client} worker did not answer within {self.timeout} s") from None
         if not line:
             raise RuntimeError(f"the {self.client} worker ended (exit {self.process.wait()})")
         answer: dict[str, Any] = json.loads(line)
@@ -220,9 +239,6 @@ class WorkerProcess:
         except (OSError, subprocess.TimeoutExpired):
             self.process.kill()
             self.process.wait()
-        finally:
-            if self.process.stdout is not None:
-                self.process.stdout.close()
 
 
 def measure_round(
@@ -241,7 +257,8 @@ def measure_round(
         for side, src, client in order:
             label = client if len(sides) == 1 else f"{side}.{client}"
             worker = WorkerProcess(client, src, threads, timeout)
-            workers.append((label, worker))
+            workers.append((label, worker))  # ended in the finally below, whatever happens next
+            worker.wait_ready()
             rows.append((label, "cold", worker.connect()))
         for _ in range(warm):
             for label, worker in workers:
