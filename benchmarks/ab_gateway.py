@@ -7,8 +7,8 @@ phase once per side, each in a fresh process with that side's ``src`` first on `
 order alternating from round to round so that both see the same machine. Per side it prints each round and
 then the medians of: client CPU from ``start()`` to all ready per server (``time.process_time`` of the
 client process: every thread of it, none of the servers'; the figure to trust on a shared machine), the
-ready time, RSS and OS threads per server, and the calls that worked; and the CPU ratio of every side to
-the first.
+ready time, RSS and OS threads per server, the calls that worked, and the close (``stop()``: wall time
+and client CPU); and the CPU ratio of every side to the first.
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(
                         f"round {round_number + 1} {name}: client CPU {cpu_ms:.2f} ms a server, "
                         f"ready {result['ready_s']:.2f} s, RSS {result['rss_per_server_kib']:.0f} KiB, "
-                        f"threads {result['os_threads_per_server']:.2f}, calls ok {result['calls_ok']}",
+                        f"threads {result['os_threads_per_server']:.2f}, calls ok {result['calls_ok']}, "
+                        f"stop {result['stop_s']:.2f} s ({result.get('stop_cpu_s', float('nan')):.2f} s CPU)",
                         flush=True,
                     )
         finally:
@@ -81,10 +82,12 @@ def main(argv: list[str] | None = None) -> int:
         ready = statistics.median(result["ready_s"] for result in rounds)
         rss = statistics.median(result["rss_per_server_kib"] for result in rounds)
         threads = statistics.median(result["os_threads_per_server"] for result in rounds)
+        stop = statistics.median(result["stop_s"] for result in rounds)
+        stop_cpu = statistics.median(result.get("stop_cpu_s", float("nan")) for result in rounds)
         print(
             f"{name}: median client CPU {cpu / args.servers * 1000:.2f} ms a server "
             f"({cpu / first_cpu:.2f}x {first}), ready {ready:.2f} s, RSS {rss:.0f} KiB a server, "
-            f"threads {threads:.2f} a server"
+            f"threads {threads:.2f} a server, stop {stop:.2f} s ({stop_cpu:.2f} s CPU)"
         )
     return 0
 

@@ -27,6 +27,8 @@ Figures::
                                                   servers, are not spread over them)
     gateway.threads_per_server_with_shared.troupe  count  the same with those 2 spread over the servers
     gateway.calls_ok.troupe                count  (of the servers: all must answer)
+    gateway.stop.troupe / stop_cpu.troupe  s      ``stop()`` of that troupe: wall time and client CPU (every
+                                                  server's close: DELETE, the client closed, the actors)
 """
 
 from __future__ import annotations
@@ -84,9 +86,10 @@ def phase_troupe(urls: list[str]) -> dict[str, Any]:
             result = handle.result(CALL_TIMEOUT * 6)
             calls_ok += not result.is_error and result.text == name
     finally:
-        stop_started = time.perf_counter()
+        stop_started, stop_cpu_started = time.perf_counter(), time.process_time()
         troupe.stop()
         stop_s = time.perf_counter() - stop_started
+        stop_cpu_s = time.process_time() - stop_cpu_started
     delta = _delta(before, after, len(urls))
     # The troupe's own threads (its I/O loop and registry) are there once whatever the number of servers;
     # "threads per server" is what each server adds. The figure with them spread over the servers is kept too.
@@ -98,6 +101,7 @@ def phase_troupe(urls: list[str]) -> dict[str, Any]:
         "cpu_s": cpu_s,
         "calls_ok": calls_ok,
         "stop_s": stop_s,
+        "stop_cpu_s": stop_cpu_s,
         **delta,
         "os_threads_per_server_with_shared": delta["os_threads_per_server"],
         "os_threads_per_server": (after["os_threads"] - before["os_threads"] - shared) / len(urls),
@@ -178,6 +182,8 @@ async def run_group(figures: Figures, settings: Settings) -> dict[str, Any]:
                             "count",
                         )
                         figures.add("gateway.calls_ok.troupe", result["calls_ok"], "count")
+                        figures.add("gateway.stop.troupe", result["stop_s"], "s")
+                        figures.add("gateway.stop_cpu.troupe", result["stop_cpu_s"], "s")
         except Exception as exc:
             figures.problem(f"gateway: round {round_number + 1} failed: {type(exc).__name__}: {exc}")
     figures.add_ratio("gateway.ready.ratio_troupe_start", "gateway.ready.troupe", "gateway.start")

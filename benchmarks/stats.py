@@ -145,6 +145,10 @@ class Settings:
     http_inflight: int = 100
     http_total: int = 2000
     connect_repeat: int = 15
+    connect_cpu_rounds: int = 5
+    """Rounds of fresh worker processes for ``connect.client_cpu`` (one cold connect each, then the warm)."""
+    connect_cpu_warm: int = 5
+    """Warm connects per worker and round (interleaved between the clients)."""
     discovery_tools: int = 10_000
     discovery_page: int = 100
     discovery_repeat: int = 5
@@ -165,6 +169,7 @@ class Settings:
         return cls(
             mode="quick", repeat=2, calls=300, warmup=50, inflight_total=2000, multi_total=2000,
             sdk_server_calls=100, sdk_server_total=300, http_calls=150, http_total=500, connect_repeat=3,
+            connect_cpu_rounds=2, connect_cpu_warm=2,
             discovery_tools=2000, discovery_repeat=2, scale_servers=20, scale_repeat=1,
             scale_tools_per_server=20, recovery_repeat=2, gateway_servers=100, gateway_processes=2,
             deadline=60.0,

@@ -31,6 +31,7 @@ from mcp_troupe.actors.registry import (
     WhenSettled,
 )
 from mcp_troupe.actors.session import CallRequest, CancelCall
+from mcp_troupe.actors.stop_wave import STOP_WAVE_WIDTH
 from mcp_troupe.actors.supervisor import (
     RestartServer,
     ServerCatalog,
@@ -400,6 +401,38 @@ def test_shutdown_empties_the_table_first_then_stops_every_supervisor(
     stops["beta"].reply_to.set_result(None)
     done.result(timeout=DEFAULT_WAIT)
     session.assert_none(CallRequest)
+
+
+@pytest.mark.timeout(20)
+def test_shutdown_tells_the_supervisors_a_window_at_a_time_each_acceptance_letting_the_next_go(
+    runtime: Runtime,
+) -> None:
+    # Thousands of supervisors woken at once starve the I/O loop that carries the closes (run 19's 1,000
+    # HTTP servers took more than 10 s to close): at most STOP_WAVE_WIDTH handle their stop at once.
+    names = [f"s{index:02d}" for index in range(STOP_WAVE_WIDTH + 4)]
+    registry = RegistryUnderTest(runtime, names)
+    done: Future[None] = Future()
+
+    registry.ref.tell(Shutdown(done))
+
+    first = {name: registry.supervisors[name].expect(StopServer) for name in names[:STOP_WAVE_WIDTH]}
+    for name in names[STOP_WAVE_WIDTH:]:
+        registry.supervisors[name].assert_none(StopServer)
+    for stop in first.values():
+        assert stop.accepted is not None
+    first[names[0]].accepted.set_result(None)  # type: ignore[union-attr]
+    following = registry.supervisors[names[STOP_WAVE_WIDTH]].expect(StopServer)
+    registry.supervisors[names[STOP_WAVE_WIDTH + 1]].assert_none(StopServer)
+    # Closing (not accepting) is what the reply waits for: every supervisor's close must complete.
+    for stop in [*first.values(), following]:
+        if stop.accepted is not None and not stop.accepted.done():
+            stop.accepted.set_result(None)
+    rest = [registry.supervisors[name].expect(StopServer) for name in names[STOP_WAVE_WIDTH + 1 :]]
+    for stop in [*first.values(), following, *rest[:-1]]:
+        stop.reply_to.set_result(None)
+    assert not done.done(), "shutdown completes only when every supervisor has closed"
+    rest[-1].reply_to.set_result(None)
+    done.result(timeout=DEFAULT_WAIT)
 
 
 @pytest.mark.timeout(15)

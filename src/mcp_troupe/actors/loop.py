@@ -17,6 +17,7 @@ spawner's ``on_error`` (for instance, a transport's open task tells its session 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import queue
 import threading
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import pykka
 
+from mcp_troupe.actors.stop_wave import stop_in_windows
 from mcp_troupe.errors import TroupeClosed
 from mcp_troupe.types import TroupeEvent
 
@@ -367,18 +369,24 @@ class Runtime:
         with self._actors_lock:
             refs = list(self._actors)
             self._actors.clear()
-        for ref in refs:
-            if ref.is_alive():
-                try:
-                    ref.stop(block=False)
-                except pykka.ActorDeadError:
-                    pass
-        deadline = time.monotonic() + timeout
-        stuck = []
-        for ref in refs:
-            if not ref.actor_stopped.wait(max(0.0, deadline - time.monotonic())):
-                stuck.append(str(ref))
-        return stuck
+        # A window at a time (actors/stop_wave.py): a thousand threads told to stop together cost several
+        # times the CPU of the same stops in small windows.
+        stuck = stop_in_windows(
+            [functools.partial(_stop_quietly, ref) for ref in refs],
+            [ref.actor_stopped.wait for ref in refs],
+            time.monotonic() + timeout,
+            time.monotonic,
+        )
+        return [str(refs[index]) for index in stuck]
+
+
+def _stop_quietly(ref: pykka.ActorRef[Any]) -> None:
+    """Ask ``ref`` to stop (without waiting); an actor already gone is fine."""
+    if ref.is_alive():
+        try:
+            ref.stop(block=False)
+        except pykka.ActorDeadError:
+            pass
 
 
 def _put_dropping_oldest(inbox: queue.Queue[TroupeEvent], event: TroupeEvent) -> None:

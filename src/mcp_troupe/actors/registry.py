@@ -78,6 +78,7 @@ from mcp_troupe.actors.registry_records import same_listing as _same_listing
 from mcp_troupe.actors.registry_records import unknown_tool as _unknown_tool
 from mcp_troupe.actors.registry_search import ToolSearch
 from mcp_troupe.actors.session import CallRequest, CancelCall
+from mcp_troupe.actors.stop_wave import StopWave
 from mcp_troupe.actors.supervision import ChildFailed, Parent, Supervised
 from mcp_troupe.actors.supervisor import (
     RestartServer,
@@ -200,7 +201,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         self.parent = parent
         self._clock = clock
         # The operator's decisions on withheld tools, by fingerprint (troupe review); troupe review writes it.
-        self._review = review_store if review_store is not None else ReviewStore()
+        # Opened when a tool is first withheld (most troupes never withhold one): finding its default path
+        # (the environment, the home directory) was a third of this constructor's time.
+        self._review_store = review_store
         # Routes the facade may take without asking us (see the module docstring); only we write it.
         self.board = board if board is not None else RouteBoard()
         # Approved definitions, by fingerprint, for the life of the process (rug-pull detection).
@@ -251,6 +254,13 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             is_ready=self._is_server_ready,
             schedule=lambda: self.actor_ref.tell(_IndexNow()),
         )
+
+    @property
+    def _review(self) -> ReviewStore:
+        """The review store, opened on first use."""
+        if self._review_store is None:
+            self._review_store = ReviewStore()
+        return self._review_store
 
     @property
     def approver(self) -> Approver | None:
@@ -846,14 +856,21 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             record.judging = None
         self._tool_search.reset()
         self._builtins.clear()
-        futures = []
-        for record in self._servers.values():
-            if record.supervisor is None:
-                continue
-            done: Future[None] = Future()
-            if safe_tell(record.supervisor, StopServer(done)):
-                futures.append(done)
+        # Every supervisor is told, but at most a window of them at once (actors/stop_wave.py: thousands
+        # woken together starve the I/O loop that carries the closes); reply_to completes when all closed.
+        supervisors = [
+            record.supervisor for record in self._servers.values() if record.supervisor is not None
+        ]
+        futures: list[Future[None]] = [Future() for _ in supervisors]
+
+        def send(index: int, accepted: Future[None]) -> bool:
+            if safe_tell(supervisors[index], StopServer(futures[index], accepted)):
+                return True
+            futures[index].set_result(None)  # already gone: nothing left to close
+            return False
+
         _complete_when_all(futures, reply_to)
+        StopWave(len(supervisors), send).start()
         self._gate.fail_waiting(
             lambda: TroupeClosed("the troupe was stopped while the call waited for approval")
         )

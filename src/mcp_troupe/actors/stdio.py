@@ -28,7 +28,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from typing import Any, TypeVar, assert_never
+from typing import Any, Final, TypeVar, assert_never
 
 import pykka
 
@@ -57,6 +57,7 @@ INHERITED_ENVIRONMENT = (
     "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
     "SSL_CERT_FILE", "SSL_CERT_DIR", "VIRTUAL_ENV", "SYSTEMROOT",
 )  # fmt: skip
+_INHERITED: Final = frozenset(INHERITED_ENVIRONMENT)
 STDERR_TAIL_LINES = 40
 # What may wait to be written to one server's stdin (our queue and asyncio's buffer together) before new
 # requests are refused: a server that stops reading would otherwise make us keep every request.
@@ -77,8 +78,10 @@ def server_environment(
 ) -> dict[str, str]:
     """The environment a stdio server starts with: a safe subset of ours, then its configured ``env``."""
     source = os.environ if parent is None else parent
-    env = {key: source[key] for key in INHERITED_ENVIRONMENT if key in source}
-    env.update({key: value for key, value in source.items() if key.startswith("LC_")})
+    # One pass over the names, then a lookup only for those kept: `os.environ` decodes every key and value
+    # it hands out, and its Mapping methods (`in`, `items()`) cost a Python call or three per entry.
+    kept = [key for key in source if key in _INHERITED or key.startswith("LC_")]
+    env = {key: source[key] for key in kept}
     env.update(configured)
     return env
 

@@ -87,9 +87,14 @@ class RestartServer:
 
 @dataclass(frozen=True, slots=True)
 class StopServer:
-    """Close the connection and stay stopped; ``reply_to`` completes once the transport is closed."""
+    """Close the connection and stay stopped; ``reply_to`` completes once the transport is closed.
+
+    ``accepted``, when given, completes as soon as the close has been handed to the children (before it
+    is done): how the troupe's close paces its wave of stops (``actors/stop_wave.py``).
+    """
 
     reply_to: Future[None] = field(default_factory=Future)
+    accepted: Future[None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +277,12 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
             case RestartServer():
                 self._on_restart(msg.reply_to)
             case StopServer():
-                self._on_stop_requested(msg.reply_to)
+                try:
+                    self._on_stop_requested(msg.reply_to)
+                finally:
+                    # Even if the stop failed (a crash follows): the wave of stops must go on.
+                    if msg.accepted is not None and not msg.accepted.done():
+                        msg.accepted.set_result(None)
             case AuthStateChanged(description=description):
                 self._auth = self._auth_in_state(description)
                 self._publish_status()
@@ -284,7 +294,12 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
     def on_start(self) -> None:
         if self.config.transport == "http" and self.config.auth == "oauth":
             self._start_oauth_flow()
-        self._publish_status()
+            # The login's state is news to the registry. Without OAuth there is none: the registry starts
+            # every record as CONNECTING and tells StartServer right after starting us, whose CONNECTING
+            # status (with its incarnation) follows at once (one registry message less a connect).
+            self._publish_status()
+        elif self.incarnation or self.last_error is not None:
+            self._publish_status()  # a restarted supervisor: its carried state replaces the crashed one's
 
     def on_stop(self) -> None:
         self._teardown("the supervisor stopped", grace=0.0)
