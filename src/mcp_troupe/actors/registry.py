@@ -111,6 +111,7 @@ from mcp_troupe.errors import (
 )
 from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
 from mcp_troupe.policy.catalog import ToolVerdict, apply_review, evaluate_tool
+from mcp_troupe.policy.catalog import prepare as prepare_judging
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.names import NameTable, NameVerdict
 from mcp_troupe.protocol import mcp as proto
@@ -268,6 +269,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         return self._gate.approver
 
     def on_start(self) -> None:
+        if self._servers:
+            prepare_judging()  # the scan's model is read while the servers start, not in the first pass
         for name, record in self._servers.items():
             server = record.config
             reason = self._skip_reason(server)

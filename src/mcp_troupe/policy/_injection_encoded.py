@@ -9,6 +9,7 @@ import base64
 import binascii
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from mcp_troupe.policy._injection_checks import _checks_for, _text_matches
 from mcp_troupe.policy._injection_rules import ENCODED_BLOB, HIGH, LOW, Confidence, _Hit
@@ -21,6 +22,20 @@ _SHORT_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){16,}(?![0-9A-Fa-f])
 _PRINTABLE_SHARE = 0.95
 # Both patterns above match only runs of 24 or more of these characters (hex digits are among them).
 _BLOB_RUN = re.compile(r"[A-Za-z0-9+/_-]{24}")
+# The same test for ASCII text, in C and without the regex's restart at every offset (issue 18: 1.9 µs a
+# short description against 0.7): each character of the class above becomes "a", any other a space.
+_BLOB_CHARS: Final = bytes(
+    0x61 if chr(code).isascii() and (chr(code).isalnum() or chr(code) in "+/_-") else 0x20
+    for code in range(256)
+)
+_BLOB_RUN_BYTES: Final = b"a" * 24
+
+
+def has_blob_run(text: str) -> bool:
+    """Whether ``text`` holds a run of 24 base64 or hex characters (``_BLOB_RUN.search``, faster)."""
+    if text.isascii():
+        return _BLOB_RUN_BYTES in text.encode().translate(_BLOB_CHARS)
+    return _BLOB_RUN.search(text) is not None
 
 
 def _mixed_classes(run: str) -> bool:
@@ -65,7 +80,7 @@ def _is_long_blob(run: str, *, is_hex: bool) -> bool:
 
 def _blob_hits(text: str, *, prefilter: bool) -> Iterator[_Hit]:
     """Long encoded runs, and short ones whose decoded text another rule flags."""
-    if not _BLOB_RUN.search(text):
+    if not has_blob_run(text):
         return
     reported_blob = False
     for pattern, is_hex in ((_SHORT_BASE64, False), (_SHORT_HEX, True)):

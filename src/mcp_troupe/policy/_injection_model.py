@@ -27,6 +27,7 @@ import itertools
 import logging
 import math
 import re
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -226,6 +227,11 @@ def best_sentence(text: str, model: Model | None = None) -> Score | None:
     model = shipped() if model is None else model
     if not _may_score(text):
         return None  # no sentence of it can be scored: skip the split
+    return _best_scored(text, model)
+
+
+def _best_scored(text: str, model: Model) -> Score | None:
+    """:func:`best_sentence` of a text that passed the gate (:func:`_may_score`)."""
     best: tuple[float, str, list[str]] | None = None
     for sentence, markup in sentences(text):
         found = features(sentence, markup)
@@ -284,24 +290,42 @@ never block it, and never corroborate another rule's finding (:func:`mcp_troupe.
 _SENTENCE_EXCERPT: Final = 100
 
 
+_LOADING: Final = threading.Lock()
+
+
 @cache
 def _model_or_none() -> Model | None:
     """The shipped model, or ``None`` (logged once) if its file is missing or damaged: the textual rules
     still run, and a damaged install must not stop every catalog from being listed."""
-    try:
-        return shipped()
-    except (OSError, ValueError, EOFError, UnicodeDecodeError) as error:
-        _LOG.warning("injection scan: the learned scorer is off, its model cannot be read (%s)", error)
-        return None
+    # One reading at a time: a scan that needs the model while preload()'s thread reads it waits for that
+    # reading (then shipped() is cached) instead of doing it again.
+    with _LOADING:
+        try:
+            return shipped()
+        except (OSError, ValueError, EOFError, UnicodeDecodeError) as error:
+            _LOG.warning("injection scan: the learned scorer is off, its model cannot be read (%s)", error)
+            return None
+
+
+def preload() -> None:
+    """Read the shipped model now, on a daemon thread of its own, unless it is read already.
+
+    The registry calls it when it starts: the first scan that needs the model (in the first connect, on
+    the registry's thread, issue 18) then finds it read while the server was being spawned.
+    """
+    if _model_or_none.cache_info().currsize == 0:
+        threading.Thread(target=_model_or_none, name="mcp-troupe-scorer-load", daemon=True).start()
 
 
 def learned_hits(readable: str) -> list[_Hit]:
     """The scorer's hit on one normalised string of a tool definition: none, or one that names the score,
     the threshold, the features that weighed most and the sentence."""
+    if not _may_score(readable):
+        return []  # no sentence of it can be scored: the model is not even read for it
     model = _model_or_none()
     if model is None:
         return []
-    best = best_sentence(readable, model)
+    best = _best_scored(readable, model)
     if best is None or best.probability < model.threshold:
         return []
     top = ", ".join(f"{describe_feature(feature)} {weight:+.1f}" for feature, weight in best.top)

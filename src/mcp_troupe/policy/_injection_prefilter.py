@@ -6,7 +6,7 @@ Private to :mod:`mcp_troupe.policy.injection`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 #
@@ -47,6 +47,13 @@ _WORD: Final = re.compile(r"[a-z0-9]+")
 _PERCENT_ESCAPE: Final = re.compile(r"%[0-9a-f]{2}")
 """A URL's percent-escape: ``%7Bchat`` is the word ``chat`` to a check (``%7B`` is ``{``), but one word
 ``7bchat`` to :data:`_WORD`."""
+
+
+_WORD_BYTES: Final = bytes(
+    code if 0x30 <= code <= 0x39 or 0x61 <= code <= 0x7A else 0x20 for code in range(256)
+)
+"""Keeps the bytes of ``[a-z0-9]`` and makes every other byte a space: in lower-cased ASCII text, the words
+``bytes.split`` then finds are exactly the runs :data:`_WORD` finds, at a fifth of the cost (issue 18)."""
 
 
 def _folded(text: str) -> str:
@@ -97,6 +104,8 @@ class _Prefilter:
 
         self._by_word = {word: entry_of(numbers) for word, numbers in by_word.items()}
         self._words = frozenset(by_word)
+        # The same words as bytes, for ASCII text (see _WORD_BYTES): every entry of by_word is ASCII.
+        self._byte_words = frozenset(word.encode() for word in by_word)
         # A fragment of another script (the lexicons of other languages hold many) cannot be in ASCII text,
         # which nearly every string is: those are looked for only in text that is not ASCII.
         self._by_fragment = tuple(
@@ -106,8 +115,8 @@ class _Prefilter:
         self._any_fragment = re.compile(
             "|".join(re.escape(fragment) for fragment, _ in self._by_fragment) or "(?!)"
         )
-        # The answer for each set of trigger words seen in ASCII text without fragments (see runnable).
-        self._by_words: dict[frozenset[str], tuple[int, ...]] = {}
+        # The answer for each set of trigger words (as bytes) seen in ASCII text without fragments.
+        self._by_words: dict[frozenset[bytes], tuple[int, ...]] = {}
         self._by_other_fragment = tuple(
             (fragment, entry_of(numbers))
             for fragment, numbers in by_fragment.items()
@@ -119,17 +128,26 @@ class _Prefilter:
         # Whitespace as the checks' `\s+` sees it: any run of Unicode white space (NEL, NBSP, tabs, line
         # breaks) is one space, so that a fragment of several words is found whatever separates them.
         folded = " ".join(_folded(text).split())
-        found = _WORD.findall(folded)
-        if "%" in folded:
-            found += _WORD.findall(_PERCENT_ESCAPE.sub(" ", folded))
-        words = self._words.intersection(found)
         has_fragment = self._any_fragment.search(folded) is not None
         is_ascii = folded.isascii()
-        if not has_fragment and is_ascii:
-            # Then the answer depends on the trigger words alone, and texts share them ("tool", "returns").
-            known = self._by_words.get(words)
-            if known is not None:
-                return list(known)
+        byte_words: frozenset[bytes] = frozenset()
+        if is_ascii:
+            # Nearly every string: its words found on bytes (_WORD_BYTES), the same words as _WORD's.
+            found_bytes = folded.encode().translate(_WORD_BYTES).split()
+            if "%" in folded:
+                found_bytes += _PERCENT_ESCAPE.sub(" ", folded).encode().translate(_WORD_BYTES).split()
+            byte_words = self._byte_words.intersection(found_bytes)
+            if not has_fragment:
+                # Then the answer depends on the trigger words alone, which texts share ("tool", "returns").
+                known = self._by_words.get(byte_words)
+                if known is not None:
+                    return list(known)
+            words: Iterable[str] = [word.decode() for word in byte_words]
+        else:
+            found = _WORD.findall(folded)
+            if "%" in folded:
+                found += _WORD.findall(_PERCENT_ESCAPE.sub(" ", folded))
+            words = self._words.intersection(found)
         entries = [self._by_word[word] for word in words]
         if has_fragment:
             entries += [entry for fragment, entry in self._by_fragment if fragment in folded]
@@ -146,5 +164,5 @@ class _Prefilter:
         if not has_fragment and is_ascii:
             if len(self._by_words) >= _KNOWN_WORD_SETS:
                 self._by_words.clear()  # a text of unusual words each time: start again rather than grow
-            self._by_words[words] = tuple(runnable)
+            self._by_words[byte_words] = tuple(runnable)
         return runnable

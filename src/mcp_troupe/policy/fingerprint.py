@@ -83,6 +83,8 @@ class ApprovalBook:
 
     def status(self, server: str, tool: str, fp: str) -> ApprovalStatus:
         """Compare a tool's current fingerprint with the approved one."""
+        if not self._approved:
+            return "new"  # nothing approved yet (every tool of a first connect): no key to build
         approved = self._approved.get((server, tool))
         if approved is None:
             return "new"

@@ -91,7 +91,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from mcp_troupe.policy._injection_checks import _checks_for, _text_matches
-from mcp_troupe.policy._injection_encoded import _blob_hits
+from mcp_troupe.policy._injection_encoded import _blob_hits, has_blob_run
 from mcp_troupe.policy._injection_model import LEARNED_SCORE, learned_hits
 from mcp_troupe.policy._injection_rules import (
     ENCODED_BLOB,
@@ -193,11 +193,14 @@ def _hits(text: str, *, is_name: bool, prefilter: bool) -> list[_Hit]:
         order = _sentence_like_name(variants[1])
         if order is not None:
             hits.append((EXFILTRATION, False, _excerpt(readable, 0, len(readable)), order))
-    for variant in variants:
-        for rule, match, confidence in _text_matches(variant, checks):
-            hits.append((rule, False, _excerpt(variant, match.start(), match.end()), confidence))
-    hits.extend(_blob_hits(readable, prefilter=prefilter))
-    return _unique(hits)
+    if checks:
+        for variant in variants:
+            for rule, match, confidence in _text_matches(variant, checks):
+                hits.append((rule, False, _excerpt(variant, match.start(), match.end()), confidence))
+    if has_blob_run(readable):
+        hits.extend(_blob_hits(readable, prefilter=prefilter))
+    # Nothing found (nearly every string): no need to take out repeats.
+    return _unique(hits) if hits else hits
 
 
 # A property name that is a sentence asking for a secret (full-schema poisoning: the name is the order).

@@ -10,6 +10,7 @@ langchain-mcp-adapters#605).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections import defaultdict
@@ -55,7 +56,15 @@ _PARTS_BUDGET = MAX_NAME_LENGTH - len(BUILTIN_PREFIX) - len(_SEPARATOR) - 1 - _H
 
 def sanitize(part: str) -> str:
     """Replace every character outside ``[A-Za-z0-9_-]`` with ``_``; an empty part becomes ``_``."""
+    # Nearly every name is safe already; three string methods in C say so faster than the regex's pass.
+    if part.isascii() and part.replace("_", "a").replace("-", "a").isalnum():
+        return part
     return _UNSAFE_CHAR.sub("_", part) or "_"
+
+
+# A server's part is the same for each of its tools (thousands in one catalog); server names are the
+# operator's, so few.
+_sanitized_server: Final = functools.lru_cache(maxsize=256)(sanitize)
 
 
 def qualify(server: str, tool: str) -> str:
@@ -71,7 +80,7 @@ def qualify(server: str, tool: str) -> str:
     A shortened name can still, rarely, equal another tool's name (a 32-bit hash, or a server that picks
     its tool name to match); :func:`assign_names` catches that like any other collision.
     """
-    safe_server, safe_tool = sanitize(server), sanitize(tool)
+    safe_server, safe_tool = _sanitized_server(server), sanitize(tool)
     qualified = f"{BUILTIN_PREFIX}{safe_server}{_SEPARATOR}{safe_tool}"
     if len(qualified) <= MAX_NAME_LENGTH:
         return qualified
