@@ -41,6 +41,7 @@ from typing import Any, assert_never
 import pykka
 
 from mcp_troupe._frozen import constructor
+from mcp_troupe._futures import complete as _complete
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.judging import SLICE_SECONDS, CatalogJudging, JudgeMore
 from mcp_troupe.actors.lane import FastRoute, RouteBoard
@@ -869,7 +870,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         def send(index: int, accepted: Future[None]) -> bool:
             if safe_tell(supervisors[index], StopServer(futures[index], accepted)):
                 return True
-            futures[index].set_result(None)  # already gone: nothing left to close
+            _complete(futures[index], None)  # already gone: nothing left to close
             return False
 
         _complete_when_all(futures, reply_to)

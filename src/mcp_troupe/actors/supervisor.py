@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 import pykka
 
+from mcp_troupe._futures import complete
 from mcp_troupe.actors.backoff import STABLE_PERIOD, GiveUp, RestartIntensity, Retries, Retry
 from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import Runtime, safe_tell
@@ -281,8 +282,8 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                     self._on_stop_requested(msg.reply_to)
                 finally:
                     # Even if the stop failed (a crash follows): the wave of stops must go on.
-                    if msg.accepted is not None and not msg.accepted.done():
-                        msg.accepted.set_result(None)
+                    if msg.accepted is not None:
+                        complete(msg.accepted, None)
             case AuthStateChanged(description=description):
                 self._auth = self._auth_in_state(description)
                 self._publish_status()
