@@ -38,6 +38,9 @@ holds only the client under test: the servers are other processes) and the serve
     eras.<...>.ratio_sdk_modern_legacy     x         the same for the SDK client
     eras.<...>.ratio_raw_modern_legacy     x         the same for the raw floor
     eras.<...>.seq.p50.modern_extra.<pair> us        modern minus legacy p50, per pair
+    eras.<...>.instructions.troupe_<era>   instr     client instructions per call, counted under
+                                                     callgrind (era_instructions.py; needs Valgrind)
+    eras.<...>.instructions.ratio_modern_legacy  x   their modern/legacy ratio
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the `benchmarks` package importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import era_instructions
 from benchmarks.clients import (
     CALL_TIMEOUT,
     RAW_MODERN_META,
@@ -361,6 +365,9 @@ async def run_group(figures: Figures, settings: Settings, transports: tuple[str,
         add_era_ratios(figures, prefix, settings.http_inflight)
         for line in summary(figures, prefix, settings.http_inflight):
             progress(line)
+    # The timed ratios above scatter by 10-30 % between runs here; the client's instructions per call do
+    # not (era_instructions.py): the figure that can tell a few per cent apart.
+    era_instructions.run_group(figures, settings, transports)
 
 
 def main(argv: list[str] | None = None) -> int:

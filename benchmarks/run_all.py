@@ -134,7 +134,11 @@ def http_targets(settings: Settings) -> list[Target]:
                 origin="eras",
             )
             for transport, prefix in (("stdio", "eras.stdio"), ("HTTP JSON", "eras.http.json"))
-            for label, figure in (("p50", "seq.p50"), ("client CPU", "seq.cpu"))
+            for label, figure in (
+                ("p50", "seq.p50"),
+                ("client CPU", "seq.cpu"),
+                ("client instructions", "instructions"),
+            )
         ),
         # The client's own CPU per connect (warm: a fresh worker's second and later connects), not a
         # difference of two wall-clock timings; the cold first connect is reported beside it (connect_cpu.py).
