@@ -3,10 +3,10 @@
     python -m benchmarks.tool_search.evaluate [--all | --tuning] [--misses]
 
 Reports recall@1/5/10 on the held-out half of the blind need set only (``--all`` adds its tuning half,
-the first, already seen, need set, the fresh tuning set and the third-round set, for work on the ranking;
-``--tuning`` reports those without ranking the held-out half at all; ``--misses`` lists the needs of those
-that missed at 5, never the held-out ones nor the third-round dev part). The split is fixed by a hash of each
-need's text, so adding needs never moves old ones between the parts.
+the first, already seen, need set, the fresh tuning set and the third- and fifth-round sets, for work on
+the ranking; ``--tuning`` reports those without ranking the held-out half at all; ``--misses`` lists the
+needs of those that missed at 5, never the held-out ones nor the third- and fifth-round dev parts). The
+split is fixed by a hash of each need's text, so adding needs never moves old ones between the parts.
 """
 
 from __future__ import annotations
@@ -30,9 +30,12 @@ NEEDS = DATA / "tool_search_needs.txt"
 BLIND_NEEDS = DATA / "tool_search_needs_blind.txt"
 FRESH_NEEDS = DATA / "tool_search_needs_fresh.txt"
 R3_NEEDS = DATA / "tool_search_needs_r3.txt"
+R5_NEEDS = DATA / "tool_search_needs_r5.txt"
 HELD_OUT_SHARE = 0.5
 R3_DEV_SHARE = 0.4
 """The share of the third-round needs kept aside as a dev check (read only as totals)."""
+R5_DEV_SHARE = 0.4
+"""The share of the fifth-round needs kept aside as a dev check (read only as totals)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,12 @@ class Need:
         """Whether a third-round need is in its dev check (a salted hash of its text decides)."""
         digest = hashlib.sha256(b"r3-dev:" + self.text.encode()).digest()
         return digest[0] / 256 < R3_DEV_SHARE
+
+    @property
+    def is_r5_dev(self) -> bool:
+        """Whether a fifth-round need is in its dev check (a salted hash of its text decides)."""
+        digest = hashlib.sha256(b"r5-dev:" + self.text.encode()).digest()
+        return digest[0] / 256 < R5_DEV_SHARE
 
 
 def load_corpus(path: Path = CORPUS) -> list[ToolDocument]:
@@ -119,7 +128,15 @@ def parts(include_tuning: bool, include_held_out: bool = True) -> dict[str, list
         third = load_needs(R3_NEEDS)
         result["r3 tuning"] = [need for need in third if not need.is_r3_dev]
         result["r3 dev (totals only)"] = [need for need in third if need.is_r3_dev]
+        # Written in the fifth round: its tuning part, and a dev part read only as totals.
+        fifth = load_needs(R5_NEEDS)
+        result["r5 tuning"] = [need for need in fifth if not need.is_r5_dev]
+        result["r5 dev (totals only)"] = [need for need in fifth if need.is_r5_dev]
     return result
+
+
+_UNREAD = ("blind held-out", "r3 dev (totals only)", "r5 dev (totals only)")
+"""The parts whose misses are never printed."""
 
 
 def main(argv: list[str]) -> int:
@@ -130,7 +147,9 @@ def main(argv: list[str]) -> int:
     hybrid_index = build_index(documents, embedder) if embedder is not None else None
     reported = parts("--all" in argv or "--tuning" in argv, include_held_out="--tuning" not in argv)
     known = {document.key for document in documents}
-    every_need = load_needs() + load_needs(BLIND_NEEDS) + load_needs(FRESH_NEEDS) + load_needs(R3_NEEDS)
+    every_need = [
+        need for path in (NEEDS, BLIND_NEEDS, FRESH_NEEDS, R3_NEEDS, R5_NEEDS) for need in load_needs(path)
+    ]
     unknown = sorted(answer for need in every_need for answer in need.answers if answer not in known)
     if unknown:
         print(f"answers not in the corpus: {unknown}", file=sys.stderr)
@@ -156,7 +175,11 @@ def main(argv: list[str]) -> int:
             cells.append(f"{label} @1 {at[0]:.1%} @5 {at[1]:.1%} @10 {at[2]:.1%}")
         print(f"{name}: {len(part)} needs; " + "; ".join(cells))
         # Held-out misses are never printed: that part stays unread while the ranking is tuned.
-        if "--misses" in argv and name not in ("blind held-out", "r3 dev (totals only)"):
+        if "--misses" in argv and name not in (
+            "blind held-out",
+            "r3 dev (totals only)",
+            "r5 dev (totals only)",
+        ):
             for need in recall(part, ranked)[1]:
                 print(f"  MISS {need.text!r}: got {ranked(need.text)[:5]} want {sorted(need.answers)}")
     timings = []

@@ -116,6 +116,7 @@ def test_every_labelled_answer_is_a_tool_of_the_corpus(corpus: tuple[list[ToolDo
         + evaluate.load_needs(evaluate.BLIND_NEEDS)
         + evaluate.load_needs(evaluate.FRESH_NEEDS)
         + evaluate.load_needs(evaluate.R3_NEEDS)
+        + evaluate.load_needs(evaluate.R5_NEEDS)
     )
     assert [answer for need in needs for answer in need.answers if answer not in keys] == []
     assert all(need.answers for need in needs)
