@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from mcp_troupe.actors.lane import CallLane, LoopReply, Outgoing
+from mcp_troupe.protocol import modern
 from mcp_troupe.protocol.versions import REVISIONS
 
 pytestmark = pytest.mark.timeout(30)
@@ -227,3 +228,80 @@ def test_a_cancelled_caller_among_a_batch_is_left_cancelled_and_the_rest_answere
         assert all(reply.future.result()[1] == CONTEXT for i, reply in enumerate(replies) if i != 3)
     finally:
         loop.close()
+
+
+class HttpWire(Wire):
+    def __init__(self) -> None:
+        super().__init__()
+        self.headers: list[Any] = []
+
+    def send(self, frame: bytes, outgoing: Outgoing, direct: bool = True) -> None:
+        self.frames.append(frame)
+        self.headers.append(outgoing.headers)
+
+
+def http_lane(wire: HttpWire, version: str) -> CallLane:
+    lane = CallLane(
+        server="srv",
+        incarnation=1,
+        session=None,
+        loop=FakeLoop(),
+        send=wire.send,
+        is_http=True,  # type: ignore[arg-type]
+    )
+    lane.engine.settle(REVISIONS[version], {"protocolVersion": version} if version == "2026-07-28" else None)
+    lane.wants_progress = True
+    lane.open(call_timeout=30.0)
+    return lane
+
+
+def own_calls_per_call(lane: CallLane, wire: Wire, answer: dict[str, Any]) -> float:
+    replies: list[Future[Any]] = [Future() for _ in range(CALLS)]
+    with counting() as counts:
+        for reply in replies:
+            lane.call("echo", {"text": "x"}, reply, CONTEXT)
+        read = [
+            json.dumps({"jsonrpc": "2.0", "id": json.loads(frame)["id"], "result": answer}).encode()
+            for frame in wire.frames
+        ]
+        lane.receive(read)
+    assert all(reply.done() and reply.result()[1] == CONTEXT for reply in replies)
+    return counts[("mcp_troupe", "*")] / CALLS
+
+
+def test_a_modern_http_call_runs_no_more_of_our_functions_than_a_legacy_one() -> None:
+    # Issue #13: a modern call costs no more than a legacy one. Its headers (MCP-Protocol-Version,
+    # Mcp-Method, Mcp-Name) are the same on every call to one tool: the lane keeps them by tool name.
+    legacy_wire, modern_wire = HttpWire(), HttpWire()
+    legacy = own_calls_per_call(http_lane(legacy_wire, "2025-11-25"), legacy_wire, {"content": []})
+    modern = own_calls_per_call(
+        http_lane(modern_wire, "2026-07-28"), modern_wire, {"content": [], "resultType": "complete"}
+    )
+    # At most the first call's building of its headers more, over all CALLS calls (was one function a call).
+    assert modern * CALLS <= legacy * CALLS + 10, (modern, legacy)
+    assert all(
+        headers == {} or headers is None or "Mcp-Name" not in headers for headers in legacy_wire.headers
+    )
+    assert all(
+        dict(headers)
+        == {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "echo"}
+        for headers in modern_wire.headers
+    )
+
+
+def test_the_kept_call_headers_follow_the_tool_name_and_its_declared_argument_headers() -> None:
+    wire = HttpWire()
+    lane = http_lane(wire, "2026-07-28")
+    for name in ("a", "b", "a"):
+        lane.call(name, {"region": "eu"}, Future(), CONTEXT)
+    assert [dict(headers)["Mcp-Name"] for headers in wire.headers] == ["a", "b", "a"]
+    # A tool that declares an argument header later (a list_changed) gets it from then on.
+    lane.param_headers = {
+        "a": modern.param_headers(
+            {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}
+        )
+    }
+    lane.call("a", {"region": "eu"}, Future(), CONTEXT)
+    lane.call("b", {"region": "eu"}, Future(), CONTEXT)
+    assert dict(wire.headers[-2]).get("Mcp-Param-Region") == "eu"
+    assert "Mcp-Param-Region" not in dict(wire.headers[-1]) and dict(wire.headers[-1])["Mcp-Name"] == "b"

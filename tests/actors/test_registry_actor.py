@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mcp_troupe.actors import stop_wave
 from mcp_troupe.actors.lane import CallLane, RouteBoard
 from mcp_troupe.actors.loop import IoLoop, Runtime
 from mcp_troupe.actors.registry import (
@@ -405,8 +406,10 @@ def test_shutdown_empties_the_table_first_then_stops_every_supervisor(
 
 @pytest.mark.timeout(20)
 def test_shutdown_tells_the_supervisors_a_window_at_a_time_each_acceptance_letting_the_next_go(
-    runtime: Runtime,
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # (No place is given away for lateness here: this test is about acceptances.)
+    monkeypatch.setattr(stop_wave, "ACCEPT_LIMIT", 60.0)
     # Thousands of supervisors woken at once starve the I/O loop that carries the closes (run 19's 1,000
     # HTTP servers took more than 10 s to close): at most STOP_WAVE_WIDTH handle their stop at once.
     names = [f"s{index:02d}" for index in range(STOP_WAVE_WIDTH + 4)]
@@ -432,6 +435,25 @@ def test_shutdown_tells_the_supervisors_a_window_at_a_time_each_acceptance_letti
         stop.reply_to.set_result(None)
     assert not done.done(), "shutdown completes only when every supervisor has closed"
     rest[-1].reply_to.set_result(None)
+    done.result(timeout=DEFAULT_WAIT)
+
+
+@pytest.mark.timeout(20)
+def test_supervisors_that_never_accept_their_stop_hold_back_no_other(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A whole window of stuck supervisors (handlers that never return) must not keep the rest from
+    # closing until stop()'s deadline: each stuck place is given away after the wave's acceptance limit.
+    monkeypatch.setattr(stop_wave, "ACCEPT_LIMIT", 0.2)
+    names = [f"s{index:02d}" for index in range(STOP_WAVE_WIDTH + 4)]
+    registry = RegistryUnderTest(runtime, names)
+    done: Future[None] = Future()
+
+    registry.ref.tell(Shutdown(done))
+
+    stops = [registry.supervisors[name].expect(StopServer) for name in names]  # nobody accepts
+    for stop in stops:
+        stop.reply_to.set_result(None)
     done.result(timeout=DEFAULT_WAIT)
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_troupe.actors.stop_wave import STOP_WAVE_WIDTH, StopWave, stop_in_windows
+from mcp_troupe.actors.stop_wave import ACCEPT_LIMIT, STOP_WAVE_WIDTH, StopWave, stop_in_windows
 
 
 class Actors:
@@ -45,7 +45,7 @@ class Actors:
 
 def test_only_the_first_window_is_told_until_one_accepts() -> None:
     actors = Actors()
-    StopWave(40, actors.send, width=16).start()
+    StopWave(40, actors.send, width=16, watch=False).start()
 
     assert actors.sent == list(range(16))
     actors.accept(3)
@@ -54,7 +54,7 @@ def test_only_the_first_window_is_told_until_one_accepts() -> None:
 
 def test_every_actor_is_told_once_in_order_and_never_more_than_the_width_at_once() -> None:
     actors = Actors()
-    StopWave(100, actors.send, width=8).start()
+    StopWave(100, actors.send, width=8, watch=False).start()
     while actors.pending:
         actors.accept_oldest()
 
@@ -66,7 +66,7 @@ def test_actors_already_gone_free_their_slot_at_once() -> None:
     # A run of gone actors longer than the window must neither stall the wave nor recurse per actor.
     gone = frozenset(range(2, 5000))
     actors = Actors(gone)
-    StopWave(5003, actors.send, width=2).start()
+    StopWave(5003, actors.send, width=2, watch=False).start()
 
     assert actors.sent[:2] == [0, 1]
     actors.accept(0)
@@ -82,7 +82,7 @@ def test_an_actor_that_accepted_before_the_callback_was_added_still_releases_the
         accepted.set_result(None)  # accepted at once, on the sender's thread
         return True
 
-    StopWave(50, send, width=3).start()
+    StopWave(50, send, width=3, watch=False).start()
 
     assert sent == list(range(50))
 
@@ -90,7 +90,7 @@ def test_an_actor_that_accepted_before_the_callback_was_added_still_releases_the
 def test_acceptances_from_many_threads_tell_every_actor_exactly_once() -> None:
     actors = Actors()
     count = 400
-    StopWave(count, actors.send, width=16).start()
+    StopWave(count, actors.send, width=16, watch=False).start()
 
     def acceptor() -> None:
         while True:
@@ -112,12 +112,71 @@ def test_acceptances_from_many_threads_tell_every_actor_exactly_once() -> None:
     assert actors.most_in_flight <= 16
 
 
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_place_not_accepted_in_time_goes_to_the_next_actor_and_is_not_given_twice() -> None:
+    # Sixteen stuck supervisors (a handler that never returns, or gone between the tell and the take)
+    # must not hold back the rest of the close until stop()'s deadline.
+    actors, clock = Actors(), Clock()
+    wave = StopWave(40, actors.send, width=16, accept_limit=1.0, clock=clock, watch=False)
+    wave.start()
+    assert actors.sent == list(range(16))
+
+    clock.now += 0.5
+    actors.accept(0)  # accepted in time: one more goes, at once
+    assert actors.sent == list(range(17))
+    assert wave.give_away_overdue() == 0, "nothing is overdue yet"
+
+    clock.now += 0.6  # 1.1 s after the first window, 0.6 s after index 16 was sent
+    assert wave.give_away_overdue() == 15, "the 15 stuck places of the first window are given away"
+    assert actors.sent == list(range(32))
+
+    actors.accept(5)  # a late acceptance of a place already given away
+    assert actors.sent == list(range(32)), "a place given away is not given a second time"
+    actors.accept(16)  # index 16's own place, still in time
+    assert actors.sent == list(range(33))
+
+    clock.now += 1.0
+    wave.give_away_overdue()
+    assert actors.sent == list(range(40)), "every actor is told, and only once"
+
+
+def test_the_watchdog_gives_overdue_places_away_on_its_own_and_ends_when_all_are_sent() -> None:
+    before = {thread.ident for thread in threading.enumerate()}
+    actors = Actors()
+    StopWave(40, actors.send, width=16, accept_limit=0.2).start()  # nobody ever accepts
+    new = [thread for thread in threading.enumerate() if thread.ident not in before]
+    watchdogs = [thread for thread in new if thread.name == "mcp-troupe-stop-wave"]
+    assert len(watchdogs) == 1
+    assert actors.sent == list(range(16)), "nothing is given away before its time"
+    watchdogs[0].join(timeout=10)
+    assert not watchdogs[0].is_alive(), "the watchdog ends once every actor has been told"
+    assert actors.sent == list(range(40))
+
+
+def test_a_wave_that_fits_its_width_starts_no_watchdog() -> None:
+    actors = Actors()
+    names = {thread.name for thread in threading.enumerate()}
+    StopWave(STOP_WAVE_WIDTH, actors.send).start()
+    assert actors.sent == list(range(STOP_WAVE_WIDTH))
+    assert "mcp-troupe-stop-wave" not in {t.name for t in threading.enumerate()} - names
+    assert ACCEPT_LIMIT >= 0.5, "well above a loaded machine's slowest acceptance (tens of ms)"
+
+
 def test_an_empty_wave_sends_nothing_and_a_width_below_one_is_refused() -> None:
     actors = Actors()
-    StopWave(0, actors.send).start()
+    StopWave(0, actors.send, watch=False).start()
     assert actors.sent == []
     with pytest.raises(ValueError, match="width of at least 1, not 0"):
         StopWave(3, actors.send, width=0)
+    with pytest.raises(ValueError, match="accept_limit must be positive, not 0"):
+        StopWave(3, actors.send, accept_limit=0)
 
 
 @given(
@@ -129,7 +188,7 @@ def test_the_wave_tells_everyone_and_respects_its_width_whatever_the_mix(
     count: int, width: int, gone: frozenset[int]
 ) -> None:
     actors = Actors(gone)
-    StopWave(count, actors.send, width=width).start()
+    StopWave(count, actors.send, width=width, watch=False).start()
     while actors.pending:
         assert len(actors.pending) <= width
         actors.accept_oldest()

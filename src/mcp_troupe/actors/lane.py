@@ -119,6 +119,8 @@ log = logging.getLogger("mcp_troupe.lane")
 # with more, requests are queued and written one burst per loop turn (throughput).
 DIRECT_WRITE_MAX_PENDING = 8
 _NO_HEADERS: Mapping[str, str] = types.MappingProxyType({})
+_CALL_HEADERS_KEPT = 1024
+"""Tools whose modern call headers a lane keeps (a bound: a server may name any number of tools)."""
 
 
 class CallLane:
@@ -156,6 +158,9 @@ class CallLane:
         self._held: list[tuple[bytes, Outgoing]] | None = None
         # The modern era over HTTP: each tool's `x-mcp-header` declarations, by original tool name.
         self.param_headers: dict[str, tuple[modern.ParamHeader, ...]] = {}
+        self._call_headers: dict[str, Mapping[str, str]] = {}
+        """Tool name → the modern headers of a call to it without declared argument headers."""
+        self._call_headers_version: str | None = None
         self.fulfil: Fulfiller | None = None
         self.on_progress: ProgressSink | None = None
         # Whether tool calls ask for progress (a progress handler is installed), and the hard cap progress
@@ -433,7 +438,21 @@ class CallLane:
             return Outgoing(method, request_id)
         declared: tuple[modern.ParamHeader, ...] = ()
         if method == proto.TOOLS_CALL and params is not None:
-            declared = self.param_headers.get(params.get("name", ""), ())
+            name = params.get("name", "")
+            declared = self.param_headers.get(name, ())
+            if not declared and isinstance(name, str):
+                # A tool's call headers are the same on every call at one version: looked up here by name
+                # alone, not rebuilt nor looked up by (method, name, version) (issue #13: a modern call
+                # costs no more than a legacy one; benchmarks/era_instructions.py).
+                if version != self._call_headers_version:
+                    self._call_headers, self._call_headers_version = {}, version
+                headers = self._call_headers.get(name)
+                if headers is None:
+                    headers = modern.request_headers(method, params, version)
+                    if len(self._call_headers) >= _CALL_HEADERS_KEPT:
+                        self._call_headers.clear()
+                    self._call_headers[name] = headers
+                return Outgoing(method, request_id, headers)
         return Outgoing(method, request_id, modern.request_headers(method, params, version, declared))
 
     def _arm_locked(self, deadline: float | None, now: float) -> tuple[float, int] | None:

@@ -191,6 +191,8 @@ class RequestEngine:
         # The modern era's per-request `_meta` (protocol version, capabilities, client info, log level).
         self._meta: Mapping[str, Any] | None = None
         self._meta_members: bytes | None = None
+        self._comma_members = b""
+        """``,`` and then :attr:`_meta_members`: what follows a progress token in a modern request."""
         # The modern era: we declared the tasks extension, so a tools/call may be answered with a task.
         self.accepts_tasks = False
         self.pending: dict[object, Pending] = {}
@@ -216,6 +218,7 @@ class RequestEngine:
         self._meta = dict(meta) if revision.is_modern and meta else None
         # Encoded once: every request of the connection carries it (see prepare()).
         self._meta_members = jsonrpc.encode_members(self._meta) if self._meta else None
+        self._comma_members = b"," + self._meta_members if self._meta_members else b""
         self.accepts_tasks = revision.is_modern and tasks.declares_extension(meta)
 
     @property
@@ -269,7 +272,7 @@ class RequestEngine:
             # for it on every call (the legacy call had become 4 dicts dearer than before the engine).
             token = b'"progressToken":%d' % request_id
             frame = jsonrpc.encode_request_with_members(
-                request_id, method, params, token + b"," + members if members else token
+                request_id, method, params, token + self._comma_members if members else token
             )
         else:
             wire_meta = dict(meta) if meta else {}
