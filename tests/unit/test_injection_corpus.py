@@ -31,6 +31,7 @@ from tests.corpus.evaluate import (
     TUNING_2,
     TUNING_3,
     TUNING_4,
+    TUNING_5,
     benign_split,
     benign_tools,
     graded_scan,
@@ -102,8 +103,9 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "d": HELD_OUT_2,
         "e": TUNING_3,
         "f": TUNING_4,
+        "h": TUNING_5,
     }
-    classes = Counter(attack for attack, family in families if family not in ("e", "f"))
+    classes = Counter(attack for attack, family in families if family not in ("e", "f", "h"))
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
     assert sum(count == 4 for count in classes.values()) >= 20
@@ -115,6 +117,11 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
     assert {tool["package"] for tool in benign_tools(TUNING_4)} == {"lookalikes-2"}
     # Family f (round 5, a training part) is weighted to the classes family c was still missed in.
     assert len(poisoned_tools(TUNING_4)) >= 150
+    # Family h (round 6, a training part) has every class, and its look-alikes are a package of their own.
+    assert {attack for attack, family in families if family == "h"} == {attack for attack, _ in families}
+    assert len(poisoned_tools(TUNING_5)) >= 200
+    assert {tool["package"] for tool in benign_tools(TUNING_5)} == {"lookalikes-3"}
+    assert len(benign_tools(TUNING_5)) >= 150
 
 
 def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> None:
