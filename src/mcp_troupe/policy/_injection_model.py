@@ -40,8 +40,10 @@ from mcp_troupe.policy._injection_text import _escape
 _LOG = logging.getLogger("mcp_troupe.policy")
 
 MODEL_FILE: Final = Path(__file__).with_name("injection_model.tsv.gz")
-FORMAT: Final = "mcp-troupe injection scorer 1"
-"""The first line of the model file; a file of another format is refused."""
+FORMAT: Final = "mcp-troupe injection scorer 2"
+"""The first line of the model file; a file of another format is refused. Format 2 (round 6) has the
+groups, shapes and addressee features of :func:`features`; a format-1 file's weights would mean other
+features."""
 
 _WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 # Sentences end at . ! ? followed by space, at line breaks, and at HTML comment markers (an attacker's
@@ -85,7 +87,101 @@ _GROUPS: Final[Mapping[str, frozenset[str]]] = {
     ),
     "instead": frozenset(("instead", "replaces", "replacement", "supersedes", "successor", "place")),
     "prior": frozenset(("earlier", "prior", "previous", "before", "above", "already", "ahead", "advance")),
+    # Round 6: groups that say what a sentence asks for, not how it is worded (issue 15's misses).
+    # Secrecy: something kept from someone ("need not mention", "is not to learn", "kept between us").
+    "secrecy": frozenset(
+        (
+            *("tell", "telling", "told", "mention", "mentioning", "mentioned", "unmentioned", "disclose"),
+            *("disclosed", "disclosing", "reveal", "revealed", "inform", "informed", "aware", "unaware"),
+            *("attention", "discuss", "discussed", "confidential", "discreet", "discretion", "quiet"),
+            *("quietly", "silently", "silent", "secretly", "know", "learn", "notice", "point", "bring"),
+        )
+    ),
+    # Something kept out of what is shown ("keep the rest to yourself", "suppressed from the answer").
+    "hide": frozenset(
+        (
+            *("hide", "hidden", "conceal", "concealed", "suppress", "suppressed", "omit", "omitted"),
+            *("invisible", "unseen", "internal", "yourself", "alone", "privately", "regardless"),
+        )
+    ),
+    # Authority claimed for an order ("mandatory compliance notice from the ... team").
+    "authority": frozenset(
+        (
+            *("compliance", "mandatory", "official", "officially", "policy", "department", "team"),
+            *("office", "bulletin", "directive", "regulatory", "regulation", "governance", "audit"),
+            *("authorised", "authorized", "board", "legal", "security", "administrator", "admin"),
+            *("operator", "vendor", "order", "notice", "memo", "requirement", "obligatory", "approved"),
+        )
+    ),
+    # Another tool declared dead ("the official replacement for the deprecated X").
+    "deprecated": frozenset(
+        (
+            *("deprecated", "obsolete", "retired", "sunset", "sunsetted", "eol", "legacy", "superseded"),
+            *("replaced", "consolidated", "discontinued", "migrate", "migrated", "migration", "stale"),
+            *("longer", "outdated", "removed", "unreliable", "broken"),
+        )
+    ),
+    # Data moved ("pass it along", "attach", "append ... to the link", "copy ... on every mail").
+    "move": frozenset(
+        (
+            *("send", "sends", "sent", "forward", "forwarded", "forwards", "pass", "passed", "include"),
+            *("included", "attach", "attached", "append", "appended", "copy", "copied", "upload"),
+            *("uploaded", "mirror", "mirrored", "relay", "transmit", "transmitted", "share", "shared"),
+            *("post", "deliver", "delivered", "embed", "embedded", "paste", "supply", "populate"),
+            *("carry", "put", "place", "placed", "provide", "enter", "filled", "fill", "add"),
+        )
+    ),
+    # What the user or the session holds: the data an exfiltration wants.
+    "context": frozenset(
+        (
+            *("conversation", "history", "messages", "message", "transcript", "prompt", "instructions"),
+            *("dialogue", "session", "clipboard", "contacts", "files", "contents", "environment"),
+            *("keychain", "inbox", "thread", "email", "address", "browsing", "private", "personal"),
+        )
+    ),
+    # Another tool run for it ("first call the vault's get_secret", "look up ... in the password manager").
+    "call": frozenset(
+        (
+            *("call", "calls", "calling", "invoke", "invoking", "run", "running", "execute", "use"),
+            *("using", "retrieve", "read", "fetch", "look", "lookup", "query", "open", "obtain"),
+        )
+    ),
+    # The user's say-so set aside ("no need to ask again", "confirmation prompts are redundant").
+    "noask": frozenset(
+        (
+            *("confirm", "confirmation", "confirmations", "asking", "ask", "approval", "approve"),
+            *("permission", "consent", "consented", "agreed", "authorisation", "authorization"),
+            *("checking", "prompts", "redundant", "exempt", "standing"),
+        )
+    ),
+    # Scope without end ("every call", "from now on", "whatever the user chose").
+    "every": frozenset(
+        (
+            *("every", "each", "all", "always", "whenever", "regardless", "whatever", "future"),
+            *("onward", "subsequent", "now", "automatically", "exception", "immediately"),
+        )
+    ),
+    # The writer's own voice: a vendor speaking for itself ("our partner", "we route").
+    "we": frozenset(("we", "our", "us", "ours")),
 }
+# Round 6: shapes of a sentence that no word list sees, read from the sentence itself. A URL whose query
+# value is a slot to fill ("?d=", "?q={summary}", "&k=<key>", "?c=SUMMARY"), a markdown or HTML image, a
+# template placeholder, an e-mail address, a home-directory or secret file path, another tool's name
+# (snake_case), a parameter named in quotes.
+_SHAPES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
+    ("url", re.compile(r"https?://", re.IGNORECASE)),
+    (
+        "url-slot",
+        re.compile(r"[?&][\w.-]{1,30}=(?:[{<\[$%]|[A-Z_]{3,}\b|\.\.\.|[\s)\"']|$)"),
+    ),
+    ("image", re.compile(r"!\[[^\]\n]{0,80}\]\(|<img\b", re.IGNORECASE)),
+    ("slot", re.compile(r"\{\{?\s?\w|<[a-z][a-z_ ]{2,40}>")),
+    ("address", re.compile(r"\b[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}", re.IGNORECASE)),
+    ("path", re.compile(r"~/|/etc/|\.env\b|\.ssh\b|\.aws\b|\.netrc\b|\.kube\b")),
+    ("tool-name", re.compile(r"\b[a-z][a-z0-9]{1,20}_[a-z0-9_]{2,40}\b")),
+    ("quoted", re.compile(r"'[a-z_]{2,30}'|`[a-z_]{2,30}`|\"[a-z_]{2,30}\"")),
+)
+_SHAPE_PAIRS: Final = frozenset(("move", "context", "call", "secret", "user", "model", "you", "every"))
 _TRIGGERS: Final = frozenset(
     (
         *_GROUPS["you"],
@@ -96,6 +192,12 @@ _TRIGGERS: Final = frozenset(
         *("earlier", "prior", "already", "ahead", "advance", "instead", "replaces", "supersedes"),
         *("successor", "replacement", "conversation", "chat", "reply", "transcript", "secret", "secrets"),
         *("password", "passwords", "credential", "credentials"),
+        # Round 6: secrecy, authority and succession words, and the user and "must" of the other
+        # languages the rules read (a sentence in French or Spanish scored nothing before).
+        *("mention", "mentioned", "unmentioned", "disclose", "reveal", "confidential", "discreet"),
+        *("mandatory", "compliance", "deprecated", "obsolete", "superseded", "sunset", "retired"),
+        *("usuario", "usuaria", "utilisateur", "utilisatrice", "nutzer", "benutzer", "utente"),
+        *("utilizador", "usuário", "debe", "doit", "muss", "deve", "nicht", "nunca", "jamais"),
     )
 )
 """A sentence is scored only if it holds one of these: a sentence that addresses no one, names no user,
@@ -149,6 +251,16 @@ def features(sentence: str, markup: bool = False) -> list[str] | None:
         groups.append("markup")
     found += [f"g:{name}" for name in groups]
     found += [f"p:{a}+{b}" for index, a in enumerate(groups) for b in groups[index + 1 :]]
+    # Who is addressed: the model (or "you") named in the first words is the subject the sentence orders.
+    lead = set(words[:4])
+    if not lead.isdisjoint(_GROUPS["model"]) or not lead.isdisjoint(_GROUPS["you"]):
+        found.append("a:model")
+    elif not lead.isdisjoint(_GROUPS["user"]):
+        found.append("a:user")
+    shapes = [name for name, pattern in _SHAPES if pattern.search(sentence)]
+    found += [f"s:{name}" for name in shapes]
+    # A shape with what is asked: an image or URL slot with a move of data, a tool name with a call.
+    found += [f"q:{shape}+{group}" for shape in shapes for group in groups if group in _SHAPE_PAIRS]
     return found
 
 
