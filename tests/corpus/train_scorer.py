@@ -59,6 +59,7 @@ from mcp_troupe.policy._injection_model import (
     Model,
     dump,
     features,
+    is_value_field,
     sentences,
 )
 from mcp_troupe.policy._injection_text import _normalise
@@ -80,22 +81,26 @@ PRUNE = 0.002
 """Weights smaller than this are left out of the file (they move no score by a visible amount)."""
 
 
-def tool_texts(tool: dict[str, Any]) -> list[str]:
+def tool_texts(tool: dict[str, Any]) -> list[tuple[str, bool]]:
     """The strings of a definition the scorer reads (description, title, schema texts; not names),
-    normalised as the scan normalises them."""
-    texts = [tool.get("description") or "", tool.get("title") or ""]
+    normalised as the scan normalises them, each with whether it is inside a schema value."""
+    texts = [(tool.get("description") or "", False), (tool.get("title") or "", False)]
     schema = tool.get("inputSchema")
     if isinstance(schema, dict):
-        texts += [text for _, text, is_name in _schema_strings(schema, "inputSchema") if not is_name]
-    return [_normalise(text) for text in texts if text]
+        texts += [
+            (text, is_value_field(field))
+            for field, text, is_name in _schema_strings(schema, "inputSchema")
+            if not is_name
+        ]
+    return [(_normalise(text), value) for text, value in texts if text]
 
 
 def tool_sentences(tool: dict[str, Any]) -> list[tuple[str, list[str]]]:
     """The scored sentences of a definition, with their features."""
     found = []
-    for text in tool_texts(tool):
+    for text, value in tool_texts(tool):
         for sentence, markup in sentences(text):
-            feats = features(sentence, markup)
+            feats = features(sentence, markup, value)
             if feats is not None:
                 found.append((sentence, feats))
     return found

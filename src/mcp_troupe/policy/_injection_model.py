@@ -235,10 +235,23 @@ def sentences(text: str) -> Iterator[tuple[str, bool]]:
             yield piece, markup
 
 
-def features(sentence: str, markup: bool = False) -> list[str] | None:
+def is_value_field(field: str) -> bool:
+    """Whether ``field`` (a path such as ``inputSchema.properties.mode.enum[1]``) is a string inside a
+    ``default``, ``const``, ``enum`` or ``examples`` value, rather than a description or a title."""
+    if not field.endswith(("t", "]")):
+        return False
+    while field.endswith("]"):
+        field = field[: field.rfind("[")]
+    return field.endswith((".default", ".const", ".enum", ".examples"))
+
+
+def features(sentence: str, markup: bool = False, value: bool = False) -> list[str] | None:
     """The features of one sentence, or ``None`` when the sentence is not scored (too short, or no trigger
     word). Unigrams are ``u:word``, word pairs ``b:word word``, the first word ``f:word``, structural groups
-    ``g:name`` and their pairs ``p:a+b``."""
+    ``g:name`` and their pairs ``p:a+b``; since round 6 also who the first words address (``a:model``,
+    ``a:user``), data-flow shapes (``s:url-slot``, ``s:image`` ...) and their pairs with what is asked
+    (``q:image+move``), and ``k:value`` for a sentence inside a schema value (``value``): prose that
+    addresses someone is rare in a ``default`` or an ``enum``, and full-schema poisoning puts it there."""
     words = _WORD.findall(sentence.lower())[:_MAX_SENTENCE_WORDS]
     if len(words) < _MIN_WORDS or _TRIGGERS.isdisjoint(words):
         return None
@@ -261,6 +274,8 @@ def features(sentence: str, markup: bool = False) -> list[str] | None:
     found += [f"s:{name}" for name in shapes]
     # A shape with what is asked: an image or URL slot with a move of data, a tool name with a call.
     found += [f"q:{shape}+{group}" for shape in shapes for group in groups if group in _SHAPE_PAIRS]
+    if value:
+        found.append("k:value")
     return found
 
 
@@ -334,19 +349,20 @@ def _sigmoid(logit: float) -> float:
     return odds / (1.0 + odds)
 
 
-def best_sentence(text: str, model: Model | None = None) -> Score | None:
-    """The highest-scoring sentence of ``text`` (``None`` when no sentence is scored)."""
+def best_sentence(text: str, model: Model | None = None, *, value: bool = False) -> Score | None:
+    """The highest-scoring sentence of ``text`` (``None`` when no sentence is scored); ``value`` when the
+    text is a string inside a schema value (:func:`is_value_field`)."""
     model = shipped() if model is None else model
     if not _may_score(text):
         return None  # no sentence of it can be scored: skip the split
-    return _best_scored(text, model)
+    return _best_scored(text, model, value)
 
 
-def _best_scored(text: str, model: Model) -> Score | None:
+def _best_scored(text: str, model: Model, value: bool = False) -> Score | None:
     """:func:`best_sentence` of a text that passed the gate (:func:`_may_score`)."""
     best: tuple[float, str, list[str]] | None = None
     for sentence, markup in sentences(text):
-        found = features(sentence, markup)
+        found = features(sentence, markup, value)
         if found is None:
             continue
         logit = model.logit(found)
@@ -374,6 +390,16 @@ _GROUP_WORDS: Final = {
     "instead": "a replacement",
     "prior": "before/already",
     "markup": "HTML comment or markdown note",
+    "secrecy": "kept from someone",
+    "hide": "hidden or internal",
+    "authority": "claims authority",
+    "deprecated": "something retired",
+    "move": "moves data",
+    "context": "the session's data",
+    "call": "calls or reads",
+    "noask": "consent or confirmation",
+    "every": "every/always/now",
+    "we": "the vendor's voice",
 }
 
 
@@ -391,6 +417,15 @@ def describe_feature(feature: str) -> str:
         case "p":
             a, _, b = value.partition("+")
             return f"[{_GROUP_WORDS.get(a, a)} + {_GROUP_WORDS.get(b, b)}]"
+        case "a":
+            return f"[addresses the {value} first]"
+        case "s":
+            return f"[shape: {value}]"
+        case "q":
+            shape, _, group = value.partition("+")
+            return f"[shape: {shape} + {_GROUP_WORDS.get(group, group)}]"
+        case "k":
+            return "[in a default or enum value]"
         case _:
             return feature
 
@@ -429,15 +464,16 @@ def preload() -> None:
         threading.Thread(target=_model_or_none, name="mcp-troupe-scorer-load", daemon=True).start()
 
 
-def learned_hits(readable: str) -> list[_Hit]:
+def learned_hits(readable: str, value: bool = False) -> list[_Hit]:
     """The scorer's hit on one normalised string of a tool definition: none, or one that names the score,
-    the threshold, the features that weighed most and the sentence."""
+    the threshold, the features that weighed most and the sentence. ``value``: the string is inside a
+    schema value (:func:`is_value_field`)."""
     if not _may_score(readable):
         return []  # no sentence of it can be scored: the model is not even read for it
     model = _model_or_none()
     if model is None:
         return []
-    best = _best_scored(readable, model)
+    best = _best_scored(readable, model, value)
     if best is None or best.probability < model.threshold:
         return []
     top = ", ".join(f"{describe_feature(feature)} {weight:+.1f}" for feature, weight in best.top)
