@@ -6,9 +6,13 @@ and the next unseen family much less (docs/security.md). This scorer reads a sen
 weighs every word and word pair it holds, and a few structural signs that do not depend on wording (the
 sentence speaks to the model, names the user, names other tools or servers, or secrets, carries an
 obligation or a negation, sits in an HTML comment or a markdown note), and their pairs, with weights
-learned from labelled sentences. It is trained offline by ``tests/corpus/train_scorer.py`` on the corpus's
-*tuning* parts only; the weights and the threshold are the file ``injection_model.tsv.gz`` beside this
-module. Inference is plain Python: a dict lookup per feature.
+learned from labelled sentences. Since round 6 (format 2) it also reads what a sentence asks for, by role
+rather than by phrase (something kept from someone, hidden, claimed authority, a retired tool, data moved,
+the session's data, consent set aside), whom its first words address, data-flow shapes (a URL whose query
+value is a slot to fill, a markdown image, a placeholder, an address, a secret path, another tool's name)
+and whether it sits inside a schema value. It is trained offline by ``tests/corpus/train_scorer.py`` on
+the corpus's *tuning* parts only; the weights and the threshold are the file ``injection_model.tsv.gz``
+beside this module. Inference is plain Python: a dict lookup per feature.
 
 Its verdict is never ``block``: a sentence scoring at or above the threshold gives a finding of rule
 ``learned-score`` that withholds the tool until an operator reviews it (:func:`mcp_troupe.policy.injection.
