@@ -20,6 +20,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.corpus.family_h import LOOKALIKES_3
+
 OUT = Path(__file__).resolve().parent / "benign_lookalikes.json"
 
 
@@ -635,12 +637,17 @@ TOOLS_ROUND_5: list[dict[str, Any]] = [
 
 
 def main() -> None:
-    entries = [
-        {**tool, "registry": "written", "package": "lookalikes", "version": "round-4"} for tool in TOOLS
-    ] + [
-        {**tool, "registry": "written", "package": "lookalikes-2", "version": "round-5"}
-        for tool in TOOLS_ROUND_5
-    ]
+    entries = (
+        [{**tool, "registry": "written", "package": "lookalikes", "version": "round-4"} for tool in TOOLS]
+        + [
+            {**tool, "registry": "written", "package": "lookalikes-2", "version": "round-5"}
+            for tool in TOOLS_ROUND_5
+        ]
+        + [
+            {**tool, "registry": "written", "package": "lookalikes-3", "version": "round-6"}
+            for tool in LOOKALIKES_3
+        ]
+    )
     names = [entry["name"] for entry in entries]
     assert len(set(names)) == len(names), "duplicate names"
     document = {

@@ -25,9 +25,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.corpus.family_h import FAMILY_H, FAMILY_H_LANGUAGES
+
 OUT = Path(__file__).resolve().parent / "poisoned_real.json"
 # Family a was tuned on; b was the first held-out part, measured once and then tuned on; c is held out; d is
-# held out too (round 3); e (round 4) is a third tuning part, f (round 5) a fourth.
+# held out too (round 3); e (round 4) is a third tuning part, f (round 5) a fourth, h (round 6) a fifth.
 SPLITS = {
     "a": "tuning",
     "b": "tuning-2",
@@ -35,6 +37,7 @@ SPLITS = {
     "d": "held-out-2",
     "e": "tuning-3",
     "f": "tuning-4",
+    "h": "tuning-5",
 }
 
 # Ordinary tools that carry a payload. Each is a plausible definition on its own.
@@ -1405,6 +1408,12 @@ FAMILY_F: dict[str, list[str]] = {
 }
 for _attack, _payloads in FAMILY_F.items():
     CLASSES[_attack][2]["f"] = list(_payloads)
+
+# Family h (round 6, helper `inject4`): a fifth tuning part, in tests/corpus/family_h.py (why and how it was
+# written is said there). Written without reading family c or d.
+for _attack, _payloads in FAMILY_H.items():
+    CLASSES[_attack][2]["h"] = list(_payloads)
+LANGUAGES.update(FAMILY_H_LANGUAGES)
 
 
 def _digest(text: str) -> int:

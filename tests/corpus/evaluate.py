@@ -36,6 +36,9 @@ on."""
 TUNING_4 = "tuning-4"
 """Poisoned family ``f`` (round 5) and the round-5 look-alikes (package ``lookalikes-2``): written before the
 learned scorer was trained, and trained on."""
+TUNING_5 = "tuning-5"
+"""Poisoned family ``h`` and the round-6 look-alikes (package ``lookalikes-3``): written before round 6
+changed the scorer, measured blind, then trained on (``tests/corpus/family_h.py``)."""
 LOOKALIKES = "written"
 """The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
 
@@ -65,10 +68,10 @@ def first_split(package: str) -> str:
 
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
-    (``tuning`` or ``tuning-2``); ``tuning-3`` and ``tuning-4`` for the written look-alikes. A package's
-    tools are never split."""
+    (``tuning`` or ``tuning-2``); ``tuning-3``, ``tuning-4`` and ``tuning-5`` for the written look-alikes. A
+    package's tools are never split."""
     if registry == LOOKALIKES:
-        return TUNING_4 if package == "lookalikes-2" else TUNING_3
+        return {"lookalikes-2": TUNING_4, "lookalikes-3": TUNING_5}.get(package, TUNING_3)
     if f"{registry}:{package}" not in _seen_packages():
         return HELD_OUT
     return TUNING if first_split(package) == TUNING else TUNING_2
@@ -180,7 +183,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--split",
-        choices=(HELD_OUT, HELD_OUT_2, TUNING, TUNING_2, TUNING_3, TUNING_4, "all"),
+        choices=(HELD_OUT, HELD_OUT_2, TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, "all"),
         default=HELD_OUT,
     )
     parser.add_argument(

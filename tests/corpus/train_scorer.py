@@ -3,9 +3,9 @@
     python -m tests.corpus.train_scorer [--check] [--folds-only] [--out PATH]
 
 Run by hand; the output is committed and deterministic (the same corpora give the same bytes; the unit
-tests hold it to that). It reads the TUNING parts only: benign ``tuning``, ``tuning-2``, ``tuning-3``,
-``tuning-4`` and the first benign corpus, and poisoned families ``a``, ``b``, ``e`` and ``f``. Families
-``c`` and ``d`` and the held-out benign packages are never read here.
+tests hold it to that). It reads the TUNING parts only: benign ``tuning`` .. ``tuning-5`` and the first
+benign corpus, and poisoned families ``a``, ``b``, ``e``, ``f`` and ``h``. Families ``c`` and ``d`` and the
+held-out benign packages are never read here.
 
 The unit is a sentence (``policy._injection_model.sentences``), filtered as the scan filters it. A
 sentence of a benign tool is a negative. A sentence of a poisoned tool is a positive unless it is a
@@ -15,14 +15,16 @@ negatives, so the model cannot learn the carriers. A tool's score is the highest
 The model is L2-regularised logistic regression over the features that occur in two training sentences or
 more, classes weighted to balance, fitted by full-batch Adam (fixed steps, fixed order: deterministic).
 
-The threshold is chosen by cross-validation, not on the data the final model saw: leave one poisoned
-family out (train on three of a, b, e, f and a quarter-split of the benign packages, score the fourth
-family and the left-out benign quarter), pool the out-of-fold benign tool scores, and take the lowest
-threshold at which at most 0.5 % of the real benign tuning tools score at or above it. The written
-look-alikes are trained on as negatives but not counted in that rate: they are hard cases written on
-purpose, not a sample of what servers say, and 8 of them would take most of the 0.5 % on their own; how
-many of them score over the threshold is printed beside it. The out-of-fold catch rate
-of each left-out family is the estimate of how the scorer does on an unseen family; it is printed.
+The threshold is chosen by cross-validation grouped by family, not on the data the final model saw: leave
+one poisoned family out (train on the other four and on the benign tools of the other folds; a real
+benign package is in one of five folds by a hash of its name, and the look-alikes written with a family are
+in that family's fold), score the left-out family and its benign fold, pool the out-of-fold benign tool
+scores, and take the lowest threshold at which at most 0.5 % of the real benign tuning tools score at or
+above it. The written look-alikes are trained on as negatives but not counted in that rate: they are hard
+cases written on purpose, not a sample of what servers say; how many of them score over the threshold is
+printed beside it. The out-of-fold catch rate of each left-out family, by the scorer alone and by the rules
+or the scorer together, is the estimate of how the scan does on an unseen family; it is printed. (The rules
+were tuned on families ``a``, ``b`` and ``e``, so the combined figure is honest for ``f`` and ``h`` only.)
 """
 
 from __future__ import annotations
@@ -44,42 +46,61 @@ from tests.corpus.evaluate import (
     TUNING_2,
     TUNING_3,
     TUNING_4,
+    TUNING_5,
     benign_tools,
+    graded_scan,
     load,
     poisoned_tools,
 )
 
-from mcp_troupe.policy._injection_model import MODEL_FILE, Model, dump, features, sentences
+from mcp_troupe.policy._injection_model import (
+    LEARNED_SCORE,
+    MODEL_FILE,
+    Model,
+    dump,
+    features,
+    is_value_field,
+    sentences,
+)
 from mcp_troupe.policy._injection_text import _normalise
-from mcp_troupe.policy.injection import _schema_strings
+from mcp_troupe.policy.injection import _schema_strings, grade
 
-TRAINING_FAMILIES = ("a", "b", "e", "f")
-BENIGN_SPLITS = (TUNING, TUNING_2, TUNING_3, TUNING_4)
+TRAINING_FAMILIES = ("a", "b", "e", "f", "h")
+BENIGN_SPLITS = (TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5)
+LOOKALIKE_FAMILY = {"lookalikes": "e", "lookalikes-2": "f", "lookalikes-3": "h"}
+"""The written look-alikes were each written with one poisoned family, by the same author in the same hour,
+so they are held out with it: a fold tests a family and the look-alikes written beside it together."""
 MAX_FP = 0.005
 MIN_COUNT = 2
 L2 = 3e-4
+L2_WORDS = 3e-4
+"""The L2 penalty of word features (``u:``, ``b:``, ``f:``); :data:`L2` is that of the structural ones."""
 STEPS = 400
 RATE = 0.05
 PRUNE = 0.002
 """Weights smaller than this are left out of the file (they move no score by a visible amount)."""
 
 
-def tool_texts(tool: dict[str, Any]) -> list[str]:
+def tool_texts(tool: dict[str, Any]) -> list[tuple[str, bool]]:
     """The strings of a definition the scorer reads (description, title, schema texts; not names),
-    normalised as the scan normalises them."""
-    texts = [tool.get("description") or "", tool.get("title") or ""]
+    normalised as the scan normalises them, each with whether it is inside a schema value."""
+    texts = [(tool.get("description") or "", False), (tool.get("title") or "", False)]
     schema = tool.get("inputSchema")
     if isinstance(schema, dict):
-        texts += [text for _, text, is_name in _schema_strings(schema, "inputSchema") if not is_name]
-    return [_normalise(text) for text in texts if text]
+        texts += [
+            (text, is_value_field(field))
+            for field, text, is_name in _schema_strings(schema, "inputSchema")
+            if not is_name
+        ]
+    return [(_normalise(text), value) for text, value in texts if text]
 
 
 def tool_sentences(tool: dict[str, Any]) -> list[tuple[str, list[str]]]:
     """The scored sentences of a definition, with their features."""
     found = []
-    for text in tool_texts(tool):
+    for text, value in tool_texts(tool):
         for sentence, markup in sentences(text):
-            feats = features(sentence, markup)
+            feats = features(sentence, markup, value)
             if feats is not None:
                 found.append((sentence, feats))
     return found
@@ -104,32 +125,53 @@ class Example:
     written: bool = False
     """A benign look-alike written for the corpus (not listed from a real server): trained on, but not
     counted in the false-positive rate the threshold is picked for (see :func:`cross_validate`)."""
+    rules_caught: bool = False
+    """Whether the textual rules alone (no scorer) block or withhold the tool: the scorer only adds to
+    them, so the combined out-of-fold figure is "rules caught it, or the held-out model scores it over"."""
 
 
 def _benign_fold(package: str) -> str:
-    return "abef"[hashlib.sha256(f"fold:{package}".encode()).digest()[0] % 4]
+    """A real benign package's fold: one of the training families' letters, by a hash of its name."""
+    digest = hashlib.sha256(f"fold:{package}".encode()).digest()[0]
+    return TRAINING_FAMILIES[digest % len(TRAINING_FAMILIES)]
 
 
-def examples() -> list[Example]:
-    """Every tool of the tuning parts as an :class:`Example` (benign folds by package, poisoned by family)."""
+def _rules_catch(tool: dict[str, Any]) -> bool:
+    """Whether the textual rules alone block or withhold ``tool``."""
+    _, findings = graded_scan(tool)
+    return grade([finding for finding in findings if finding.rule != LEARNED_SCORE]) != "clean"
+
+
+def examples(*, rules: bool = True) -> list[Example]:
+    """Every tool of the tuning parts as an :class:`Example` (benign folds by package, poisoned by family);
+    with ``rules``, each with whether the textual rules catch it (the slow part; the model does not need
+    it)."""
     carriers = _carrier_sentences()
+
+    def _rules_caught(tool: dict[str, Any]) -> bool:
+        return rules and _rules_catch(tool)
+
     found = []
     for split in BENIGN_SPLITS:
         for tool in benign_tools(split):
             scored = tuple((s, tuple(f)) for s, f in tool_sentences(tool))
             key = f"{tool['registry']}:{tool['package']}/{tool['name']}"
             written = tool["registry"] == LOOKALIKES
-            found.append(Example(key, _benign_fold(tool["package"]), 0, scored, written=written))
+            fold = LOOKALIKE_FAMILY[tool["package"]] if written else _benign_fold(tool["package"])
+            found.append(Example(key, fold, 0, scored, written=written, rules_caught=_rules_caught(tool)))
     for index, tool in enumerate(load("benign_tools.json")["tools"]):
         scored = tuple((s, tuple(f)) for s, f in tool_sentences(tool))
-        found.append(Example(f"first:{index}", _benign_fold(f"first:{index // 10}"), 0, scored))
+        first = {"title": None, **tool}
+        fold = _benign_fold(f"first:{index // 10}")
+        found.append(Example(f"first:{index}", fold, 0, scored, rules_caught=_rules_caught(first)))
     for tool in poisoned_tools():
         if tool["family"] not in TRAINING_FAMILIES:
             continue
         scored = tool_sentences(tool)
         positive = tuple((s, tuple(f)) for s, f in scored if s not in carriers)
         negative = tuple((s, tuple(f)) for s, f in scored if s in carriers)
-        found.append(Example(tool["id"], tool["family"], 1, positive, negative))
+        caught = _rules_caught(tool)
+        found.append(Example(tool["id"], tool["family"], 1, positive, negative, rules_caught=caught))
     return found
 
 
@@ -167,6 +209,7 @@ def fit(train: Sequence[Example], threshold: float = 0.5) -> Model:
     positives = max(1.0, float(y.sum()))
     negatives = max(1.0, n - float(y.sum()))
     sample_weight = np.where(y == 1, n / (2 * positives), n / (2 * negatives)) / n
+    penalty = np.asarray([L2_WORDS if f[:2] in ("u:", "b:", "f:") else L2 for f in vocabulary])
     w = np.zeros(d)
     b = 0.0
     m_w = np.zeros(d)
@@ -177,7 +220,7 @@ def fit(train: Sequence[Example], threshold: float = 0.5) -> Model:
         z = np.bincount(r, weights=w[c], minlength=n) + b
         p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
         g = (p - y) * sample_weight
-        grad_w = np.bincount(c, weights=g[r], minlength=d) + 2 * L2 * w
+        grad_w = np.bincount(c, weights=g[r], minlength=d) + 2 * penalty * w
         grad_b = float(g.sum())
         m_w = beta1 * m_w + (1 - beta1) * grad_w
         v_w = beta2 * v_w + (1 - beta2) * grad_w * grad_w
@@ -214,37 +257,66 @@ def pick_threshold(benign_scores: Iterable[float]) -> float:
     return min(0.9999, max(0.5, np.floor(cut * 10000 + 1) / 10000))
 
 
-def cross_validate(all_examples: Sequence[Example]) -> tuple[float, dict[str, tuple[int, int]]]:
-    """Leave-one-family-out: the threshold from pooled out-of-fold benign scores, and each left-out
-    family's (caught, total) at it."""
-    benign_scores: list[float] = []
-    written_scores: list[float] = []
-    held: dict[str, list[float]] = {}
+@dataclass(frozen=True)
+class Folds:
+    """What leave-one-family-out cross-validation measured (every figure out of fold)."""
+
+    threshold: float
+    scorer: dict[str, tuple[int, int]]
+    """Per left-out family: (tools the scorer alone scores over the threshold, tools)."""
+    combined: dict[str, tuple[int, int]]
+    """Per left-out family: (tools the rules or the scorer keep from the model, tools)."""
+    benign: tuple[int, int, int]
+    """Real benign tuning tools: (the scorer over the threshold, the rules or the scorer, total)."""
+    written: tuple[int, int, int]
+    """Written look-alikes, the same three counts."""
+
+
+def cross_validate(all_examples: Sequence[Example], *, quiet: bool = False) -> Folds:
+    """Leave one family out: for each training family, fit on every other family's poisoned tools and on
+    the benign tools of the other folds, and score the left-out family and its benign fold (the real
+    packages hashed to it and the look-alikes written with it). The threshold comes from the pooled
+    out-of-fold scores of the real benign tools; each family's catch rate at it is the estimate of how the
+    scan does on a family it has not seen."""
+    scored: list[tuple[Example, float]] = []
     for family in TRAINING_FAMILIES:
         train = [example for example in all_examples if example.fold != family]
-        test = [example for example in all_examples if example.fold == family]
         model = fit(train)
-        for example in test:
-            score = tool_score(model, example)
-            if example.label:
-                held.setdefault(family, []).append(score)
-            elif example.written:
-                written_scores.append(score)
-            else:
-                benign_scores.append(score)
-    threshold = pick_threshold(benign_scores)
-    caught = {
-        family: (sum(score >= threshold for score in scores), len(scores)) for family, scores in held.items()
-    }
-    kept_out = sum(score >= threshold for score in benign_scores)
-    written = sum(score >= threshold for score in written_scores)
-    print(
-        f"cross-validated threshold {threshold:.4f}: {kept_out}/{len(benign_scores)} real benign tools and "
-        f"{written}/{len(written_scores)} written look-alikes over it"
-    )
-    for family, (hit, total) in sorted(caught.items()):
-        print(f"  family {family} left out: {hit}/{total} ({hit / total:.1%}) over the threshold")
-    return threshold, caught
+        held = [example for example in all_examples if example.fold == family]
+        scored += [(example, tool_score(model, example)) for example in held]
+    real_scores = [score for example, score in scored if not example.label and not example.written]
+    threshold = pick_threshold(real_scores)
+
+    def counts(chosen: list[tuple[Example, float]]) -> tuple[int, int, int]:
+        over = sum(score >= threshold for _, score in chosen)
+        either = sum(score >= threshold or example.rules_caught for example, score in chosen)
+        return over, either, len(chosen)
+
+    real = counts([(e, score) for e, score in scored if not e.label and not e.written])
+    written = counts([(e, score) for e, score in scored if not e.label and e.written])
+    scorer: dict[str, tuple[int, int]] = {}
+    combined: dict[str, tuple[int, int]] = {}
+    for family in TRAINING_FAMILIES:
+        over, either, total = counts([(e, score) for e, score in scored if e.label and e.fold == family])
+        scorer[family] = (over, total)
+        combined[family] = (either, total)
+    folds = Folds(threshold, scorer, combined, real, written)
+    if not quiet:
+        print(
+            f"cross-validated threshold {threshold:.4f}: over it {real[0]}/{real[2]} real benign tools and "
+            f"{written[0]}/{written[2]} written look-alikes; kept out by rules or scorer {real[1]}/{real[2]} "
+            f"and {written[1]}/{written[2]}"
+        )
+        hit = sum(either for either, _ in combined.values())
+        total = sum(total for _, total in combined.values())
+        for family in TRAINING_FAMILIES:
+            (over, size), (either, _) = scorer[family], combined[family]
+            print(
+                f"  family {family} left out ({size}): scorer {over} ({over / size:.1%}), rules or scorer "
+                f"{either} ({either / size:.1%})"
+            )
+        print(f"  all families, rules or scorer: {hit}/{total} ({hit / total:.1%})")
+    return folds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -253,12 +325,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="fail if the file differs from a fresh build")
     parser.add_argument("--folds-only", action="store_true", help="only print the cross-validation")
     options = parser.parse_args(argv)
-    all_examples = examples()
+    all_examples = examples(rules=not options.check)
     print(
         f"{sum(not e.label for e in all_examples)} benign and {sum(e.label for e in all_examples)} poisoned "
         f"tuning tools"
     )
-    threshold, _ = cross_validate(all_examples)
+    threshold = cross_validate(all_examples, quiet=options.check).threshold
     if options.folds_only:
         return 0
     model = fit(all_examples, threshold)

@@ -31,6 +31,7 @@ from tests.corpus.evaluate import (
     TUNING_2,
     TUNING_3,
     TUNING_4,
+    TUNING_5,
     benign_split,
     benign_tools,
     graded_scan,
@@ -43,10 +44,10 @@ from mcp_troupe.policy.injection import RULES, Finding, Verdict, grade, scan_too
 
 MIN_CAUGHT = 0.95
 MAX_WITHHELD = 0.01
-# Measured on the held-out part (2026-12-01, round 5, rules and learned scorer): 134/150 poisoned caught
-# (family c; 124 in round 4), 1/491 real blocked and 1 withheld; on family d (held-out-2): 170/174 (164 in
-# round 4). The floors sit just under them.
-HELD_OUT_MIN_CAUGHT = 0.88
+# Measured on the held-out part (2026-12-02, round 6, rules and the format-2 scorer, measured once): 139/150
+# poisoned caught (family c; 134 in round 5, 124 in round 4), 1/491 real blocked and 2 withheld; on family d
+# (held-out-2): 168/174 (170 in round 5). The floors sit just under them.
+HELD_OUT_MIN_CAUGHT = 0.92
 HELD_OUT_2_MIN_CAUGHT = 0.96
 HELD_OUT_MAX_BLOCKED = 1
 MIN_PACKAGES = 60
@@ -102,8 +103,9 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "d": HELD_OUT_2,
         "e": TUNING_3,
         "f": TUNING_4,
+        "h": TUNING_5,
     }
-    classes = Counter(attack for attack, family in families if family not in ("e", "f"))
+    classes = Counter(attack for attack, family in families if family not in ("e", "f", "h"))
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
     assert sum(count == 4 for count in classes.values()) >= 20
@@ -115,6 +117,11 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
     assert {tool["package"] for tool in benign_tools(TUNING_4)} == {"lookalikes-2"}
     # Family f (round 5, a training part) is weighted to the classes family c was still missed in.
     assert len(poisoned_tools(TUNING_4)) >= 150
+    # Family h (round 6, a training part) has every class, and its look-alikes are a package of their own.
+    assert {attack for attack, family in families if family == "h"} == {attack for attack, _ in families}
+    assert len(poisoned_tools(TUNING_5)) >= 200
+    assert {tool["package"] for tool in benign_tools(TUNING_5)} == {"lookalikes-3"}
+    assert len(benign_tools(TUNING_5)) >= 150
 
 
 def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> None:
@@ -193,10 +200,10 @@ def test_family_e_and_the_look_alikes_meet_the_tuned_goals() -> None:
 
 
 # Family f (round 5, trained on): blind with the round-4 rules 94/186; with the learned scorer trained on it
-# 178/186 in-sample (its out-of-fold figure, 76/186 by the scorer alone, is in docs/security.md). The
-# round-5 look-alikes kept out: 3 of 48, all withheld by the scorer, none blocked.
+# 178/186 in-sample (its out-of-fold figures are in docs/security.md). The round-5 look-alikes kept out: 2
+# of 48 in round 6 (3 in round 5), withheld, none blocked.
 FAMILY_F_MIN_CAUGHT = 0.94
-LOOKALIKES_2_WITHHELD = 3
+LOOKALIKES_2_WITHHELD = 2
 
 
 def test_family_f_and_its_look_alikes_hold_what_was_measured() -> None:
@@ -204,6 +211,21 @@ def test_family_f_and_its_look_alikes_hold_what_was_measured() -> None:
     assert poisoned.share(poisoned.caught) >= FAMILY_F_MIN_CAUGHT
     benign = rates(verdict for _, verdict in verdicts("benign", TUNING_4))
     assert benign.blocked == 0 and benign.caught <= LOOKALIKES_2_WITHHELD
+
+
+# Family h (round 6, trained on): blind with the round-5 scan 156/214, and 14 of its 165 look-alikes kept out
+# (4 blocked); after round 6, in-sample, 194/214, and 9 look-alikes kept out, 2 of them blocked by rules of
+# high confidence (chat-template tokens in a dataset tool, [INST] in a prompt linter).
+FAMILY_H_MIN_CAUGHT = 0.9
+LOOKALIKES_3_KEPT_OUT = 9
+LOOKALIKES_3_BLOCKED = 2
+
+
+def test_family_h_and_its_look_alikes_hold_what_was_measured() -> None:
+    poisoned = rates(verdict for _, verdict in verdicts("poisoned", TUNING_5))
+    assert poisoned.share(poisoned.caught) >= FAMILY_H_MIN_CAUGHT
+    benign = rates(verdict for _, verdict in verdicts("benign", TUNING_5))
+    assert benign.blocked <= LOOKALIKES_3_BLOCKED and benign.caught <= LOOKALIKES_3_KEPT_OUT
 
 
 # --- the first corpora ----------------------------------------------------------------------------------

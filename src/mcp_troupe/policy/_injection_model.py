@@ -6,9 +6,13 @@ and the next unseen family much less (docs/security.md). This scorer reads a sen
 weighs every word and word pair it holds, and a few structural signs that do not depend on wording (the
 sentence speaks to the model, names the user, names other tools or servers, or secrets, carries an
 obligation or a negation, sits in an HTML comment or a markdown note), and their pairs, with weights
-learned from labelled sentences. It is trained offline by ``tests/corpus/train_scorer.py`` on the corpus's
-*tuning* parts only; the weights and the threshold are the file ``injection_model.tsv.gz`` beside this
-module. Inference is plain Python: a dict lookup per feature.
+learned from labelled sentences. Since round 6 (format 2) it also reads what a sentence asks for, by role
+rather than by phrase (something kept from someone, hidden, claimed authority, a retired tool, data moved,
+the session's data, consent set aside), whom its first words address, data-flow shapes (a URL whose query
+value is a slot to fill, a markdown image, a placeholder, an address, a secret path, another tool's name)
+and whether it sits inside a schema value. It is trained offline by ``tests/corpus/train_scorer.py`` on
+the corpus's *tuning* parts only; the weights and the threshold are the file ``injection_model.tsv.gz``
+beside this module. Inference is plain Python: a dict lookup per feature.
 
 Its verdict is never ``block``: a sentence scoring at or above the threshold gives a finding of rule
 ``learned-score`` that withholds the tool until an operator reviews it (:func:`mcp_troupe.policy.injection.
@@ -40,8 +44,10 @@ from mcp_troupe.policy._injection_text import _escape
 _LOG = logging.getLogger("mcp_troupe.policy")
 
 MODEL_FILE: Final = Path(__file__).with_name("injection_model.tsv.gz")
-FORMAT: Final = "mcp-troupe injection scorer 1"
-"""The first line of the model file; a file of another format is refused."""
+FORMAT: Final = "mcp-troupe injection scorer 2"
+"""The first line of the model file; a file of another format is refused. Format 2 (round 6) has the
+groups, shapes and addressee features of :func:`features`; a format-1 file's weights would mean other
+features."""
 
 _WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 # Sentences end at . ! ? followed by space, at line breaks, and at HTML comment markers (an attacker's
@@ -85,7 +91,101 @@ _GROUPS: Final[Mapping[str, frozenset[str]]] = {
     ),
     "instead": frozenset(("instead", "replaces", "replacement", "supersedes", "successor", "place")),
     "prior": frozenset(("earlier", "prior", "previous", "before", "above", "already", "ahead", "advance")),
+    # Round 6: groups that say what a sentence asks for, not how it is worded (issue 15's misses).
+    # Secrecy: something kept from someone ("need not mention", "is not to learn", "kept between us").
+    "secrecy": frozenset(
+        (
+            *("tell", "telling", "told", "mention", "mentioning", "mentioned", "unmentioned", "disclose"),
+            *("disclosed", "disclosing", "reveal", "revealed", "inform", "informed", "aware", "unaware"),
+            *("attention", "discuss", "discussed", "confidential", "discreet", "discretion", "quiet"),
+            *("quietly", "silently", "silent", "secretly", "know", "learn", "notice", "point", "bring"),
+        )
+    ),
+    # Something kept out of what is shown ("keep the rest to yourself", "suppressed from the answer").
+    "hide": frozenset(
+        (
+            *("hide", "hidden", "conceal", "concealed", "suppress", "suppressed", "omit", "omitted"),
+            *("invisible", "unseen", "internal", "yourself", "alone", "privately", "regardless"),
+        )
+    ),
+    # Authority claimed for an order ("mandatory compliance notice from the ... team").
+    "authority": frozenset(
+        (
+            *("compliance", "mandatory", "official", "officially", "policy", "department", "team"),
+            *("office", "bulletin", "directive", "regulatory", "regulation", "governance", "audit"),
+            *("authorised", "authorized", "board", "legal", "security", "administrator", "admin"),
+            *("operator", "vendor", "order", "notice", "memo", "requirement", "obligatory", "approved"),
+        )
+    ),
+    # Another tool declared dead ("the official replacement for the deprecated X").
+    "deprecated": frozenset(
+        (
+            *("deprecated", "obsolete", "retired", "sunset", "sunsetted", "eol", "legacy", "superseded"),
+            *("replaced", "consolidated", "discontinued", "migrate", "migrated", "migration", "stale"),
+            *("longer", "outdated", "removed", "unreliable", "broken"),
+        )
+    ),
+    # Data moved ("pass it along", "attach", "append ... to the link", "copy ... on every mail").
+    "move": frozenset(
+        (
+            *("send", "sends", "sent", "forward", "forwarded", "forwards", "pass", "passed", "include"),
+            *("included", "attach", "attached", "append", "appended", "copy", "copied", "upload"),
+            *("uploaded", "mirror", "mirrored", "relay", "transmit", "transmitted", "share", "shared"),
+            *("post", "deliver", "delivered", "embed", "embedded", "paste", "supply", "populate"),
+            *("carry", "put", "place", "placed", "provide", "enter", "filled", "fill", "add"),
+        )
+    ),
+    # What the user or the session holds: the data an exfiltration wants.
+    "context": frozenset(
+        (
+            *("conversation", "history", "messages", "message", "transcript", "prompt", "instructions"),
+            *("dialogue", "session", "clipboard", "contacts", "files", "contents", "environment"),
+            *("keychain", "inbox", "thread", "email", "address", "browsing", "private", "personal"),
+        )
+    ),
+    # Another tool run for it ("first call the vault's get_secret", "look up ... in the password manager").
+    "call": frozenset(
+        (
+            *("call", "calls", "calling", "invoke", "invoking", "run", "running", "execute", "use"),
+            *("using", "retrieve", "read", "fetch", "look", "lookup", "query", "open", "obtain"),
+        )
+    ),
+    # The user's say-so set aside ("no need to ask again", "confirmation prompts are redundant").
+    "noask": frozenset(
+        (
+            *("confirm", "confirmation", "confirmations", "asking", "ask", "approval", "approve"),
+            *("permission", "consent", "consented", "agreed", "authorisation", "authorization"),
+            *("checking", "prompts", "redundant", "exempt", "standing"),
+        )
+    ),
+    # Scope without end ("every call", "from now on", "whatever the user chose").
+    "every": frozenset(
+        (
+            *("every", "each", "all", "always", "whenever", "regardless", "whatever", "future"),
+            *("onward", "subsequent", "now", "automatically", "exception", "immediately"),
+        )
+    ),
+    # The writer's own voice: a vendor speaking for itself ("our partner", "we route").
+    "we": frozenset(("we", "our", "us", "ours")),
 }
+# Round 6: shapes of a sentence that no word list sees, read from the sentence itself. A URL whose query
+# value is a slot to fill ("?d=", "?q={summary}", "&k=<key>", "?c=SUMMARY"), a markdown or HTML image, a
+# template placeholder, an e-mail address, a home-directory or secret file path, another tool's name
+# (snake_case), a parameter named in quotes.
+_SHAPES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
+    ("url", re.compile(r"https?://", re.IGNORECASE)),
+    (
+        "url-slot",
+        re.compile(r"[?&][\w.-]{1,30}=(?:[{<\[$%]|[A-Z_]{3,}\b|\.\.\.|[\s)\"']|$)"),
+    ),
+    ("image", re.compile(r"!\[[^\]\n]{0,80}\]\(|<img\b", re.IGNORECASE)),
+    ("slot", re.compile(r"\{\{?\s?\w|<[a-z][a-z_ ]{2,40}>")),
+    ("address", re.compile(r"\b[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}", re.IGNORECASE)),
+    ("path", re.compile(r"~/|/etc/|\.env\b|\.ssh\b|\.aws\b|\.netrc\b|\.kube\b")),
+    ("tool-name", re.compile(r"\b[a-z][a-z0-9]{1,20}_[a-z0-9_]{2,40}\b")),
+    ("quoted", re.compile(r"'[a-z_]{2,30}'|`[a-z_]{2,30}`|\"[a-z_]{2,30}\"")),
+)
+_SHAPE_PAIRS: Final = frozenset(("move", "context", "call", "secret", "user", "model", "you", "every"))
 _TRIGGERS: Final = frozenset(
     (
         *_GROUPS["you"],
@@ -96,6 +196,12 @@ _TRIGGERS: Final = frozenset(
         *("earlier", "prior", "already", "ahead", "advance", "instead", "replaces", "supersedes"),
         *("successor", "replacement", "conversation", "chat", "reply", "transcript", "secret", "secrets"),
         *("password", "passwords", "credential", "credentials"),
+        # Round 6: secrecy, authority and succession words, and the user and "must" of the other
+        # languages the rules read (a sentence in French or Spanish scored nothing before).
+        *("mention", "mentioned", "unmentioned", "disclose", "reveal", "confidential", "discreet"),
+        *("mandatory", "compliance", "deprecated", "obsolete", "superseded", "sunset", "retired"),
+        *("usuario", "usuaria", "utilisateur", "utilisatrice", "nutzer", "benutzer", "utente"),
+        *("utilizador", "usuário", "debe", "doit", "muss", "deve", "nicht", "nunca", "jamais"),
     )
 )
 """A sentence is scored only if it holds one of these: a sentence that addresses no one, names no user,
@@ -133,10 +239,23 @@ def sentences(text: str) -> Iterator[tuple[str, bool]]:
             yield piece, markup
 
 
-def features(sentence: str, markup: bool = False) -> list[str] | None:
+def is_value_field(field: str) -> bool:
+    """Whether ``field`` (a path such as ``inputSchema.properties.mode.enum[1]``) is a string inside a
+    ``default``, ``const``, ``enum`` or ``examples`` value, rather than a description or a title."""
+    if not field.endswith(("t", "]")):
+        return False
+    while field.endswith("]"):
+        field = field[: field.rfind("[")]
+    return field.endswith((".default", ".const", ".enum", ".examples"))
+
+
+def features(sentence: str, markup: bool = False, value: bool = False) -> list[str] | None:
     """The features of one sentence, or ``None`` when the sentence is not scored (too short, or no trigger
     word). Unigrams are ``u:word``, word pairs ``b:word word``, the first word ``f:word``, structural groups
-    ``g:name`` and their pairs ``p:a+b``."""
+    ``g:name`` and their pairs ``p:a+b``; since round 6 also who the first words address (``a:model``,
+    ``a:user``), data-flow shapes (``s:url-slot``, ``s:image`` ...) and their pairs with what is asked
+    (``q:image+move``), and ``k:value`` for a sentence inside a schema value (``value``): prose that
+    addresses someone is rare in a ``default`` or an ``enum``, and full-schema poisoning puts it there."""
     words = _WORD.findall(sentence.lower())[:_MAX_SENTENCE_WORDS]
     if len(words) < _MIN_WORDS or _TRIGGERS.isdisjoint(words):
         return None
@@ -149,6 +268,18 @@ def features(sentence: str, markup: bool = False) -> list[str] | None:
         groups.append("markup")
     found += [f"g:{name}" for name in groups]
     found += [f"p:{a}+{b}" for index, a in enumerate(groups) for b in groups[index + 1 :]]
+    # Who is addressed: the model (or "you") named in the first words is the subject the sentence orders.
+    lead = set(words[:4])
+    if not lead.isdisjoint(_GROUPS["model"]) or not lead.isdisjoint(_GROUPS["you"]):
+        found.append("a:model")
+    elif not lead.isdisjoint(_GROUPS["user"]):
+        found.append("a:user")
+    shapes = [name for name, pattern in _SHAPES if pattern.search(sentence)]
+    found += [f"s:{name}" for name in shapes]
+    # A shape with what is asked: an image or URL slot with a move of data, a tool name with a call.
+    found += [f"q:{shape}+{group}" for shape in shapes for group in groups if group in _SHAPE_PAIRS]
+    if value:
+        found.append("k:value")
     return found
 
 
@@ -222,19 +353,20 @@ def _sigmoid(logit: float) -> float:
     return odds / (1.0 + odds)
 
 
-def best_sentence(text: str, model: Model | None = None) -> Score | None:
-    """The highest-scoring sentence of ``text`` (``None`` when no sentence is scored)."""
+def best_sentence(text: str, model: Model | None = None, *, value: bool = False) -> Score | None:
+    """The highest-scoring sentence of ``text`` (``None`` when no sentence is scored); ``value`` when the
+    text is a string inside a schema value (:func:`is_value_field`)."""
     model = shipped() if model is None else model
     if not _may_score(text):
         return None  # no sentence of it can be scored: skip the split
-    return _best_scored(text, model)
+    return _best_scored(text, model, value)
 
 
-def _best_scored(text: str, model: Model) -> Score | None:
+def _best_scored(text: str, model: Model, value: bool = False) -> Score | None:
     """:func:`best_sentence` of a text that passed the gate (:func:`_may_score`)."""
     best: tuple[float, str, list[str]] | None = None
     for sentence, markup in sentences(text):
-        found = features(sentence, markup)
+        found = features(sentence, markup, value)
         if found is None:
             continue
         logit = model.logit(found)
@@ -262,6 +394,16 @@ _GROUP_WORDS: Final = {
     "instead": "a replacement",
     "prior": "before/already",
     "markup": "HTML comment or markdown note",
+    "secrecy": "kept from someone",
+    "hide": "hidden or internal",
+    "authority": "claims authority",
+    "deprecated": "something retired",
+    "move": "moves data",
+    "context": "the session's data",
+    "call": "calls or reads",
+    "noask": "consent or confirmation",
+    "every": "every/always/now",
+    "we": "the vendor's voice",
 }
 
 
@@ -279,6 +421,15 @@ def describe_feature(feature: str) -> str:
         case "p":
             a, _, b = value.partition("+")
             return f"[{_GROUP_WORDS.get(a, a)} + {_GROUP_WORDS.get(b, b)}]"
+        case "a":
+            return f"[addresses the {value} first]"
+        case "s":
+            return f"[shape: {value}]"
+        case "q":
+            shape, _, group = value.partition("+")
+            return f"[shape: {shape} + {_GROUP_WORDS.get(group, group)}]"
+        case "k":
+            return "[in a default or enum value]"
         case _:
             return feature
 
@@ -317,15 +468,16 @@ def preload() -> None:
         threading.Thread(target=_model_or_none, name="mcp-troupe-scorer-load", daemon=True).start()
 
 
-def learned_hits(readable: str) -> list[_Hit]:
+def learned_hits(readable: str, value: bool = False) -> list[_Hit]:
     """The scorer's hit on one normalised string of a tool definition: none, or one that names the score,
-    the threshold, the features that weighed most and the sentence."""
+    the threshold, the features that weighed most and the sentence. ``value``: the string is inside a
+    schema value (:func:`is_value_field`)."""
     if not _may_score(readable):
         return []  # no sentence of it can be scored: the model is not even read for it
     model = _model_or_none()
     if model is None:
         return []
-    best = _best_scored(readable, model)
+    best = _best_scored(readable, model, value)
     if best is None or best.probability < model.threshold:
         return []
     top = ", ".join(f"{describe_feature(feature)} {weight:+.1f}" for feature, weight in best.top)

@@ -37,6 +37,7 @@ from mcp_troupe.policy._injection_rules import (
     _names_a_path_or_private_key,
     _names_a_secret_near,
     _names_a_tool_or_target,
+    _not_negated,
     _obliges,
     _Pattern,
     _user_facing,
@@ -288,6 +289,10 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
             "without",
             "asking checking consulting confirming prompting confirmation approval permission verifying",
         ),
+        HIGH,
+        # "Never act on instructions in a message without asking the user" forbids what an attack orders.
+        _not_negated,
+        None,
     ),
     (
         r"\b(?:confirm|check|verify)\s+nothing\s+with\b|\bneed\s+not\s+(?:be\s+)?(?:confirm|ask|check|verif)\w*",

@@ -92,7 +92,7 @@ from typing import Any, Final, Literal
 
 from mcp_troupe.policy._injection_checks import _checks_for, _text_matches
 from mcp_troupe.policy._injection_encoded import _blob_hits, has_blob_run
-from mcp_troupe.policy._injection_model import LEARNED_SCORE, learned_hits
+from mcp_troupe.policy._injection_model import LEARNED_SCORE, is_value_field, learned_hits
 from mcp_troupe.policy._injection_rules import (
     ENCODED_BLOB,
     EXFILTRATION,
@@ -285,26 +285,30 @@ _CACHED_TEXT_MAX = 1000
 
 
 @functools.lru_cache(maxsize=2048)
-def _cached_hits(text: str, is_name: bool) -> tuple[_Hit, ...]:
-    return (*_hits(text, is_name=is_name, prefilter=True), *_learned(text, is_name))
+def _cached_hits(text: str, is_name: bool, value: bool = False) -> tuple[_Hit, ...]:
+    return (*_hits(text, is_name=is_name, prefilter=True), *_learned(text, is_name, value))
 
 
-def _learned(text: str, is_name: bool) -> list[_Hit]:
+def _learned(text: str, is_name: bool, value: bool = False) -> list[_Hit]:
     """The learned scorer's hit on a string of a tool definition (``_injection_model``); names are not
-    sentences, and the textual rules read them."""
-    return [] if is_name else learned_hits(_normalise(text))
+    sentences, and the textual rules read them. ``value``: the string is inside a default, const, enum or
+    examples (the scorer weighs that)."""
+    return [] if is_name else learned_hits(_normalise(text), value)
 
 
 def _scan(text: str, field: str, is_name: bool = False) -> list[Finding]:
     """Scan one string of a tool definition."""
+    value = not is_name and is_value_field(field)
     if len(text) <= _CACHED_TEXT_MAX:
-        return _findings(_cached_hits(text, is_name), field)
-    return _findings([*_hits(text, is_name=is_name, prefilter=True), *_learned(text, is_name)], field)
+        return _findings(_cached_hits(text, is_name, value), field)
+    return _findings([*_hits(text, is_name=is_name, prefilter=True), *_learned(text, is_name, value)], field)
 
 
 def _scan_unfiltered(text: str, field: str, is_name: bool = False) -> list[Finding]:
     """:func:`_scan` without the prefilter or the cache: every check runs. The tests hold the two equal."""
-    return _findings([*_hits(text, is_name=is_name, prefilter=False), *_learned(text, is_name)], field)
+    value = not is_name and is_value_field(field)
+    hits = [*_hits(text, is_name=is_name, prefilter=False), *_learned(text, is_name, value)]
+    return _findings(hits, field)
 
 
 def scan_text(text: str, field: str = "text") -> list[Finding]:
