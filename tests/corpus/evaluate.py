@@ -1,11 +1,14 @@
 """Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
 
-    python -m tests.corpus.evaluate [--split held-out|tuning|all] [--show-benign] [--show-missed]
+    python -m tests.corpus.evaluate [--split held-out|tuning|held-out-3|all] [--show-benign] [--show-missed]
 
 The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
 poisoned tools by phrasing family (``split`` in poisoned_real.json). Report the held-out numbers only; the
 tuning part is what the rules may be fitted to. ``tests/unit/test_injection_corpus.py`` asserts the held-out
 targets with the same functions.
+
+The part ``held-out-3`` lives in files of its own (poisoned family ``g``, new real packages, new written
+look-alikes) and is never tuned on; ``all`` leaves it out, so that code reading "all" cannot train on it.
 """
 
 from __future__ import annotations
@@ -39,6 +42,18 @@ learned scorer was trained, and trained on."""
 TUNING_5 = "tuning-5"
 """Poisoned family ``h`` and the round-6 look-alikes (package ``lookalikes-3``): written before round 6
 changed the scorer, measured blind, then trained on (``tests/corpus/family_h.py``)."""
+HELD_OUT_3 = "held-out-3"
+"""Round 5 (2026-12-02, helper ``corpusg``): poisoned family ``g`` (``poisoned_held_out_3.json``), real
+tools of packages no earlier corpus used (``benign_real_3.json``) and written look-alikes
+(``benign_lookalikes_3.json``, package ``lookalikes-3``). Written without reading the scan's rules; NEVER
+tuned on, and not part of ``all``."""
+HELD_OUT_3_FILES = {
+    "poisoned": "poisoned_held_out_3.json",
+    "real": "benign_real_3.json",
+    "written": "benign_lookalikes_3.json",
+}
+LOOKALIKES_3 = "lookalikes-held-out-3"
+"""The held-out look-alikes' package (not ``lookalikes-3``, the round-6 tuning look-alikes of ``tuning-5``)."""
 LOOKALIKES = "written"
 """The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
 
@@ -66,28 +81,48 @@ def first_split(package: str) -> str:
     return HELD_OUT if hashlib.sha256(f"split:{package}".encode()).digest()[0] < 128 else TUNING
 
 
+@cache
+def _held_out_3_packages() -> frozenset[str]:
+    return frozenset(load(HELD_OUT_3_FILES["real"])["packages"])
+
+
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
-    (``tuning`` or ``tuning-2``); ``tuning-3``, ``tuning-4`` and ``tuning-5`` for the written look-alikes. A
-    package's tools are never split."""
+    (``tuning`` or ``tuning-2``); ``tuning-3``, ``tuning-4`` and ``tuning-5`` for the written look-alikes;
+    ``held-out-3`` for the packages and look-alikes of that part. A package's tools are never split."""
     if registry == LOOKALIKES:
+        if package == LOOKALIKES_3:
+            return HELD_OUT_3
         return {"lookalikes-2": TUNING_4, "lookalikes-3": TUNING_5}.get(package, TUNING_3)
+    if f"{registry}:{package}" in _held_out_3_packages():
+        return HELD_OUT_3
     if f"{registry}:{package}" not in _seen_packages():
         return HELD_OUT
     return TUNING if first_split(package) == TUNING else TUNING_2
 
 
 def benign_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The benign definitions of ``split`` (or all of them), each with its package and registry: the real
-    ones, and the written look-alikes (split ``tuning-3``)."""
+    """The benign definitions of ``split`` (or all of them but ``held-out-3``), each with its package and
+    registry: the real ones, and the written look-alikes (split ``tuning-3``)."""
+    if split == HELD_OUT_3:
+        return held_out_3_benign("real") + held_out_3_benign("written")
     tools: list[dict[str, Any]] = load("benign_real.json")["tools"] + load("benign_lookalikes.json")["tools"]
     return [
         tool for tool in tools if split == "all" or benign_split(tool["registry"], tool["package"]) == split
     ]
 
 
+def held_out_3_benign(side: str) -> list[dict[str, Any]]:
+    """The benign definitions of ``held-out-3``: ``real`` (listed from running servers) or ``written``."""
+    tools: list[dict[str, Any]] = load(HELD_OUT_3_FILES[side])["tools"]
+    return tools
+
+
 def poisoned_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The poisoned definitions of ``split`` (or all of them)."""
+    """The poisoned definitions of ``split`` (or all of them but ``held-out-3``)."""
+    if split == HELD_OUT_3:
+        family_g: list[dict[str, Any]] = load(HELD_OUT_3_FILES["poisoned"])["tools"]
+        return family_g
     tools: list[dict[str, Any]] = load("poisoned_real.json")["tools"]
     return [tool for tool in tools if split == "all" or tool["split"] == split]
 
@@ -147,6 +182,26 @@ def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool
     packages = {tool["package"] for tool in benign_tools(benign_part)}
     print(f"split: {split}; benign from {len(packages)} packages")
     print(_line("benign", rates(verdict for _, verdict, _ in benign)))
+    if split == HELD_OUT_3:
+        # The real tools and the written look-alikes are reported apart: they answer different questions.
+        written = {tool["id"] for tool in held_out_3_benign("written")}
+        print(_line("  real", rates(verdict for tool, verdict, _ in benign if tool.get("id") not in written)))
+        # One big generated package can outweigh the rest, so also count packages touched.
+        real_packages = {tool["package"] for tool, _, _ in benign if tool.get("id") not in written}
+        touched = {
+            tool["package"]
+            for tool, verdict, _ in benign
+            if tool.get("id") not in written and verdict != "clean"
+        }
+        print(f"  real packages with a tool kept out: {len(touched)} of {len(real_packages)}")
+        print(_line("  written", rates(verdict for tool, verdict, _ in benign if tool.get("id") in written)))
+        for kind in sorted({tool["kind"] for tool, _, _ in benign if tool.get("id") in written}):
+            print(
+                _line(
+                    f"    {kind}",
+                    rates(verdict for tool, verdict, _ in benign if tool.get("kind") == kind),
+                )
+            )
     print(_line("poisoned", rates(verdict for _, verdict, _ in poisoned)))
     for attack in sorted({tool["class"] for tool, _, _ in poisoned}):
         print(
@@ -183,7 +238,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--split",
-        choices=(HELD_OUT, HELD_OUT_2, TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, "all"),
+        choices=(HELD_OUT, HELD_OUT_2, HELD_OUT_3, TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, "all"),
         default=HELD_OUT,
     )
     parser.add_argument(
