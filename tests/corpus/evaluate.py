@@ -53,7 +53,7 @@ HELD_OUT_3_FILES = {
     "written": "benign_lookalikes_3.json",
 }
 LOOKALIKES_3 = "lookalikes-held-out-3"
-"""The held-out look-alikes' package (not ``lookalikes-3``, the round-6 tuning look-alikes of ``tuning-5``)."""
+"""The held-out look-alikes' package (not ``lookalikes-3``: round 6's tuning look-alikes, ``tuning-5``)."""
 LOOKALIKES = "written"
 """The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
 
