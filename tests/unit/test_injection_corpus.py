@@ -27,6 +27,7 @@ from typing import Any
 from tests.corpus.evaluate import (
     HELD_OUT,
     HELD_OUT_2,
+    HELD_OUT_3,
     TUNING,
     TUNING_2,
     TUNING_3,
@@ -50,6 +51,12 @@ MAX_WITHHELD = 0.01
 HELD_OUT_MIN_CAUGHT = 0.92
 HELD_OUT_2_MIN_CAUGHT = 0.96
 HELD_OUT_MAX_BLOCKED = 1
+# held-out-3 (written by another helper without reading the rules; docs/security.md), measured once on
+# the round-6 scan: 164/234 poisoned kept out (family g), 44/1,653 real tools kept out, 7 of them blocked.
+# Failures print counts only: which definitions are missed must not become tuning data.
+HELD_OUT_3_MIN_KEPT_OUT = 164
+HELD_OUT_3_MAX_REAL_KEPT_OUT = 44
+HELD_OUT_3_MAX_REAL_BLOCKED = 7
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
 
@@ -153,6 +160,14 @@ def test_held_out_real_tools_are_rarely_kept_from_the_model() -> None:
     print(f"\nheld-out benign: {result}; kept out: {kept_out}")
     assert result.share(result.caught) <= MAX_WITHHELD, kept_out
     assert result.blocked <= HELD_OUT_MAX_BLOCKED, kept_out
+
+
+def test_the_fresh_held_out_part_holds_what_was_measured_once() -> None:
+    poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_3))
+    real = rates(graded_scan(tool)[0] for tool in load("benign_real_3.json")["tools"])
+    assert poisoned.caught >= HELD_OUT_3_MIN_KEPT_OUT, f"family g: {poisoned}"
+    assert real.caught <= HELD_OUT_3_MAX_REAL_KEPT_OUT, f"held-out-3 real tools: {real}"
+    assert real.blocked <= HELD_OUT_3_MAX_REAL_BLOCKED, f"held-out-3 real tools: {real}"
 
 
 # The learned scorer's threshold lets at most 0.5 % of the real benign tuning tools through, by
