@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 import json
 import re
 import string
@@ -343,12 +344,17 @@ def matching_text(check: Any) -> st.SearchStrategy[str]:
     return st.tuples(first, st.sampled_from([" ", ", "]), second).map("".join)
 
 
+@functools.cache
+def check_case(number: int) -> st.SearchStrategy[tuple[int, str]]:
+    """Check ``number``'s strategy, built once per process: Hypothesis's own strategy cache is shared with
+    the rest of the worker's tests and may have dropped it, and building one again is the slow part."""
+    return st.tuples(st.just(number), disguised(matching_text(_CHECKS[number][1])))
+
+
 # A check's number, and a text made to match it. The check is drawn first and only its strategy built: a
 # `one_of` of every check's strategy made Hypothesis build and validate a few hundred regex strategies before
 # the first example, about four fifths of this test's time. The checks are drawn as evenly as before.
-CHECK_CASES = st.sampled_from(range(len(_CHECKS))).flatmap(
-    lambda number: st.tuples(st.just(number), disguised(matching_text(_CHECKS[number][1])))
-)
+CHECK_CASES = st.sampled_from(range(len(_CHECKS))).flatmap(check_case)
 
 
 # A few hundred checks, each with its own generated texts: slow on a loaded two-core machine.
