@@ -18,10 +18,23 @@ from mcp_troupe.adapters._schema import ArgumentMap, Unconvertible, gemini_schem
 from mcp_troupe.builtin_tools import BUILTIN_TOOLS, SEARCH_SPEC
 from mcp_troupe.policy.names import qualify
 
-openai_types = pytest.importorskip("openai.types")
-anthropic_types = pytest.importorskip("anthropic.types")
-genai_types = pytest.importorskip("google.genai.types")
-pydantic = pytest.importorskip("pydantic")
+# The providers' SDKs, imported when this module's first test runs rather than when it is collected: every
+# xdist worker collects every module, and these imports are ~5 s of CPU that the worker not running this
+# module would pay for nothing. A missing SDK still skips the whole module.
+openai_types: Any = None
+anthropic_types: Any = None
+genai_types: Any = None
+pydantic: Any = None
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _provider_sdks() -> None:
+    global openai_types, anthropic_types, genai_types, pydantic
+    openai_types = pytest.importorskip("openai.types")
+    anthropic_types = pytest.importorskip("anthropic.types")
+    genai_types = pytest.importorskip("google.genai.types")
+    pydantic = pytest.importorskip("pydantic")
+
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "tool_corpus.json.gz"
 _STRICT_KEYS = {

@@ -39,6 +39,7 @@ from mcp_troupe.policy._injection_rules import (
     Confidence,
     _Check,
     _compile,
+    _LazyPattern,
     _moves_it,
     _Pattern,
     _Predicate,
@@ -66,7 +67,7 @@ class _Accepted:
 
     __slots__ = ("_last", "predicate", "regex")
 
-    def __init__(self, regex: re.Pattern[str], predicate: _Predicate) -> None:
+    def __init__(self, regex: _LazyPattern, predicate: _Predicate) -> None:
         self.regex = regex
         self.predicate = predicate
         self._last: tuple[str, re.Match[str] | None] | None = None

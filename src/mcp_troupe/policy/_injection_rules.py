@@ -6,7 +6,7 @@ Private to :mod:`mcp_troupe.policy.injection` (whose docstring lists what each r
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Final, Literal
 
@@ -626,10 +626,42 @@ _Check = Callable[[str], re.Match[str] | None]
 _Hit = tuple[str, bool, str, Confidence]
 
 
-def _compile(patterns: Iterable[str]) -> list[re.Pattern[str]]:
+class _LazyPattern:
+    """A regex compiled on its first search, not when the module is imported.
+
+    There are a few hundred patterns, and compiling them all took about 0.55 s of CPU, a third of a
+    ``troupe`` command's start-up, while a catalog's texts mostly pass the prefilter with a handful of
+    checks left to run (a benign catalog never reaches most patterns). Compiling twice, when two threads
+    search first at once, only costs time: both results are the same pattern.
+    """
+
+    __slots__ = ("_compiled", "flags", "pattern")
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self.pattern = pattern
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled regex (compiled now if it is the first use)."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.pattern, self.flags)
+        return compiled
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        """:meth:`re.Pattern.search`."""
+        return (self._compiled or self.compiled()).search(text, pos)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """:meth:`re.Pattern.finditer`."""
+        return (self._compiled or self.compiled()).finditer(text)
+
+
+def _compile(patterns: Iterable[str]) -> list[_LazyPattern]:
     # DOTALL only for the HTML comment pattern, whose body may span lines.
     return [
-        re.compile(pattern, (_FLAGS | re.DOTALL) if "<!--" in pattern else _FLAGS) for pattern in patterns
+        _LazyPattern(pattern, (_FLAGS | re.DOTALL) if "<!--" in pattern else _FLAGS) for pattern in patterns
     ]
 
 
