@@ -901,8 +901,13 @@ def _write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
         "failed": failed,
         "tools": tools,
     }
+    write_document(document, out)
+
+
+def write_document(document: dict[str, Any], out: Path) -> None:
+    """Write a corpus document with one tool a line, so that a rebuild's diff stays readable."""
+    tools, packages, failed = document["tools"], document["packages"], document["failed"]
     with out.open("w", encoding="utf-8") as handle:
-        # One tool a line: diffs of a rebuild stay readable.
         handle.write("{\n")
         for key in ("about", "built", "packages", "failed"):
             handle.write(

@@ -36,6 +36,7 @@ from tests.corpus.build_benign import (
     _definition,
     build_npm,
     build_pypi,
+    write_document,
 )
 
 CORPUS = Path(__file__).resolve().parent
@@ -221,16 +222,7 @@ def write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
         "failed": failed,
         "tools": tools,
     }
-    with out.open("w", encoding="utf-8") as handle:
-        handle.write("{\n")
-        for key in ("about", "built", "packages", "failed"):
-            handle.write(
-                f"{json.dumps(key)}: {json.dumps(document[key], sort_keys=True, ensure_ascii=False)},\n"
-            )
-        handle.write('"tools": [\n')
-        handle.write(",\n".join(json.dumps(tool, ensure_ascii=False, sort_keys=True) for tool in tools))
-        handle.write("\n]}\n")
-    print(f"{len(packages)} packages, {len(tools)} tools, {len(failed)} failed -> {out}")
+    write_document(document, out)
 
 
 def main() -> None:
