@@ -79,9 +79,8 @@ def _is_long_blob(run: str, *, is_hex: bool) -> bool:
 
 
 def _blob_hits(text: str, *, prefilter: bool) -> Iterator[_Hit]:
-    """Long encoded runs, and short ones whose decoded text another rule flags."""
-    if not has_blob_run(text):
-        return
+    """Long encoded runs, and short ones whose decoded text another rule flags; ``text`` holds a run of 24
+    such characters (:func:`has_blob_run`, which the caller has checked)."""
     reported_blob = False
     for pattern, is_hex in ((_SHORT_BASE64, False), (_SHORT_HEX, True)):
         for match in pattern.finditer(text):

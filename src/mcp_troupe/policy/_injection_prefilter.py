@@ -47,6 +47,8 @@ _WORD: Final = re.compile(r"[a-z0-9]+")
 _PERCENT_ESCAPE: Final = re.compile(r"%[0-9a-f]{2}")
 """A URL's percent-escape: ``%7Bchat`` is the word ``chat`` to a check (``%7B`` is ``{``), but one word
 ``7bchat`` to :data:`_WORD`."""
+_PERCENT_ESCAPE_BYTES: Final = re.compile(rb"%[0-9a-f]{2}")
+""":data:`_PERCENT_ESCAPE` for text already encoded (ASCII), so that it is not encoded a second time."""
 
 
 _WORD_BYTES: Final = bytes(
@@ -133,9 +135,10 @@ class _Prefilter:
         byte_words: frozenset[bytes] = frozenset()
         if is_ascii:
             # Nearly every string: its words found on bytes (_WORD_BYTES), the same words as _WORD's.
-            found_bytes = folded.encode().translate(_WORD_BYTES).split()
+            encoded = folded.encode()
+            found_bytes = encoded.translate(_WORD_BYTES).split()
             if "%" in folded:
-                found_bytes += _PERCENT_ESCAPE.sub(" ", folded).encode().translate(_WORD_BYTES).split()
+                found_bytes += _PERCENT_ESCAPE_BYTES.sub(b" ", encoded).translate(_WORD_BYTES).split()
             byte_words = self._byte_words.intersection(found_bytes)
             if not has_fragment:
                 # Then the answer depends on the trigger words alone, which texts share ("tool", "returns").

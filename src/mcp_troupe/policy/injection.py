@@ -197,7 +197,7 @@ def _hits(text: str, *, is_name: bool, prefilter: bool) -> list[_Hit]:
         for variant in variants:
             for rule, match, confidence in _text_matches(variant, checks):
                 hits.append((rule, False, _excerpt(variant, match.start(), match.end()), confidence))
-    if has_blob_run(readable):
+    if has_blob_run(readable):  # (checked here, not in _blob_hits: no generator for nearly every string)
         hits.extend(_blob_hits(readable, prefilter=prefilter))
     # Nothing found (nearly every string): no need to take out repeats.
     return _unique(hits) if hits else hits

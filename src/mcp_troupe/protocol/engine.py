@@ -272,7 +272,7 @@ class RequestEngine:
             # for it on every call (the legacy call had become 4 dicts dearer than before the engine).
             token = b'"progressToken":%d' % request_id
             frame = jsonrpc.encode_request_with_members(
-                request_id, method, params, token + self._comma_members if members else token
+                request_id, method, params, token + self._comma_members
             )
         else:
             wire_meta = dict(meta) if meta else {}
