@@ -58,7 +58,7 @@ class Wire:
 
 def make_lane(wire: Wire, version: str = "2025-06-18") -> CallLane:
     lane = CallLane(server="srv", incarnation=1, session=None, loop=FakeLoop(), send=wire.send)  # type: ignore[arg-type]
-    lane.engine.settle(REVISIONS[version], None)
+    lane.settle(REVISIONS[version], None)
     lane.wants_progress = True  # as with a troupe's host (Host.wants_progress)
     lane.open(call_timeout=30.0)
     return lane
@@ -91,6 +91,27 @@ def counting() -> Iterator[Counter[tuple[str, str]]]:
         yield counts
     finally:
         sys.setprofile(previous)
+
+
+@contextmanager
+def counting_lines() -> Iterator[Counter[str]]:
+    """Count the lines of mcp_troupe run on this thread, in all (``"*"``) and by function name."""
+    counts: Counter[str] = Counter()
+
+    def trace(frame: FrameType, event: str, _arg: Any) -> Any:
+        if "/mcp_troupe/" not in frame.f_code.co_filename.replace("\\", "/"):
+            return None
+        if event == "line":
+            counts["*"] += 1
+            counts[frame.f_code.co_name] += 1
+        return trace
+
+    previous = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        yield counts
+    finally:
+        sys.settrace(previous)
 
 
 def test_a_call_and_its_answer_cost_a_bounded_number_of_our_function_calls() -> None:
@@ -249,7 +270,7 @@ def http_lane(wire: HttpWire, version: str) -> CallLane:
         send=wire.send,
         is_http=True,  # type: ignore[arg-type]
     )
-    lane.engine.settle(REVISIONS[version], {"protocolVersion": version} if version == "2026-07-28" else None)
+    lane.settle(REVISIONS[version], {"protocolVersion": version} if version == "2026-07-28" else None)
     lane.wants_progress = True
     lane.open(call_timeout=30.0)
     return lane
@@ -296,12 +317,61 @@ def test_the_kept_call_headers_follow_the_tool_name_and_its_declared_argument_he
         lane.call(name, {"region": "eu"}, Future(), CONTEXT)
     assert [dict(headers)["Mcp-Name"] for headers in wire.headers] == ["a", "b", "a"]
     # A tool that declares an argument header later (a list_changed) gets it from then on.
-    lane.param_headers = {
-        "a": modern.param_headers(
+    lane.declare_headers(
+        "a",
+        modern.param_headers(
             {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}
-        )
-    }
+        ),
+    )
     lane.call("a", {"region": "eu"}, Future(), CONTEXT)
     lane.call("b", {"region": "eu"}, Future(), CONTEXT)
     assert dict(wire.headers[-2]).get("Mcp-Param-Region") == "eu"
     assert "Mcp-Param-Region" not in dict(wire.headers[-1]) and dict(wire.headers[-1])["Mcp-Name"] == "b"
+
+
+def own_lines_per_call(lane: CallLane, wire: Wire, answer: dict[str, Any]) -> Counter[str]:
+    replies: list[Future[Any]] = [Future() for _ in range(CALLS)]
+    lane.call("echo", {"text": "x"}, Future(), CONTEXT)  # (the first call builds the kept headers)
+    wire.frames.clear()
+    with counting_lines() as counts:
+        for reply in replies:
+            lane.call("echo", {"text": "x"}, reply, CONTEXT)
+        read = [
+            json.dumps({"jsonrpc": "2.0", "id": json.loads(frame)["id"], "result": answer}).encode()
+            for frame in wire.frames
+        ]
+        lane.receive(read)
+    assert all(reply.done() and reply.result()[1] == CONTEXT for reply in replies)
+    return counts
+
+
+def test_a_modern_http_call_runs_at_most_three_lines_of_ours_more_than_a_legacy_one() -> None:
+    # Issue #13, by lines rather than functions. The three: the kept headers' lookup by tool name, and the
+    # check that it found them, in `_outgoing` (a legacy call goes straight out), and the answer's
+    # resultType check (spec: 2026-07-28 basic/index — an unknown resultType is invalid, input_required
+    # starts a round). Before the lookup came first, a modern call ran six lines of `_outgoing` more.
+    legacy_wire, modern_wire = HttpWire(), HttpWire()
+    legacy = own_lines_per_call(http_lane(legacy_wire, "2025-11-25"), legacy_wire, {"content": []})
+    modern_lines = own_lines_per_call(
+        http_lane(modern_wire, "2026-07-28"), modern_wire, {"content": [], "resultType": "complete"}
+    )
+    assert modern_lines["*"] <= legacy["*"] + 3 * CALLS, (modern_lines["*"] / CALLS, legacy["*"] / CALLS)
+    assert modern_lines["_outgoing"] <= legacy["_outgoing"] + 2 * CALLS, (
+        modern_lines["_outgoing"] / CALLS,
+        legacy["_outgoing"] / CALLS,
+    )
+
+
+def test_a_new_version_makes_the_kept_headers_again_and_a_legacy_era_sends_none() -> None:
+    wire = HttpWire()
+    lane = http_lane(wire, "2026-07-28")
+    lane.call("a", {}, Future(), CONTEXT)
+    lane.settle(REVISIONS["2026-07-28"], {"protocolVersion": "2026-07-28"})
+    lane.call("a", {}, Future(), CONTEXT)
+    assert dict(wire.headers[-1])["MCP-Protocol-Version"] == "2026-07-28"
+    # A legacy era's call carries none of the modern headers, even when its caller's own _meta names a
+    # modern version (only the unsettled probe is read for one).
+    legacy_wire = HttpWire()
+    legacy = http_lane(legacy_wire, "2025-11-25")
+    legacy.call("a", {"_meta": {modern.PROTOCOL_VERSION: "2026-07-28"}}, Future(), CONTEXT)
+    assert not legacy_wire.headers[-1] or "Mcp-Name" not in legacy_wire.headers[-1]

@@ -159,8 +159,8 @@ class CallLane:
         # The modern era over HTTP: each tool's `x-mcp-header` declarations, by original tool name.
         self.param_headers: dict[str, tuple[modern.ParamHeader, ...]] = {}
         self._call_headers: dict[str, Mapping[str, str]] = {}
-        """Tool name → the modern headers of a call to it without declared argument headers."""
-        self._call_headers_version: str | None = None
+        """Tool name → the modern headers of a call to it without declared argument headers, at the settled
+        version (set in :meth:`settle`, whose only caller is the session; tests settle through it too)."""
         self.fulfil: Fulfiller | None = None
         self.on_progress: ProgressSink | None = None
         # Whether tool calls ask for progress (a progress handler is installed), and the hard cap progress
@@ -193,6 +193,8 @@ class CallLane:
         """The handshake chose ``revision`` (and the modern ``_meta``); every later request follows it."""
         with self._lock:
             self.engine.settle(revision, meta)
+            # The kept call headers name the version: a new one makes them all again.
+            self._call_headers = {}
 
     def open(self, call_timeout: float) -> None:
         """Accept the facade's calls from now on; ``call_timeout`` is the default for calls that name none."""
@@ -424,36 +426,51 @@ class CallLane:
             # The shared empty headers: the field's default factory would make a dict for every request.
             return Outgoing(method, request_id, _NO_HEADERS)
         engine = self.engine
-        if engine.revision is not None and engine.is_modern:
-            version: object = engine.revision.version
-        else:
+        if engine.is_modern:
+            if method == proto.TOOLS_CALL and params is not None:
+                # A tool's call headers are the same on every call at one version: kept by tool name alone,
+                # not rebuilt nor looked up by (method, name, version) (issue #13: a modern call costs no
+                # more than a legacy one; benchmarks/era_instructions.py). Only tools without declared
+                # argument headers are kept (see declare_headers), and settle() forgets them all.
+                headers = self._call_headers.get(params.get("name", ""))
+                if headers is not None:
+                    return Outgoing(method, request_id, headers)
+            assert engine.revision is not None  # (a modern engine is a settled one)
+            version = engine.revision.version
+        elif engine.revision is None:
             # Before the era is settled only the modern probe carries a version in its _meta; it needs the
             # modern headers as much as any later request (spec: 2026-07-28 streamable-http).
             meta = params.get("_meta") if params is not None else None
-            version = None
-            # (None first: the ABC's isinstance costs a legacy call more than the rest of this method)
+            probed: object = None
+            # (None first: the ABC's isinstance costs more than the rest of this method)
             if meta is not None and isinstance(meta, Mapping):
-                version = meta.get(modern.PROTOCOL_VERSION)
-        if not isinstance(version, str):
+                probed = meta.get(modern.PROTOCOL_VERSION)
+            if not isinstance(probed, str):
+                return Outgoing(method, request_id)
+            version = probed
+        else:
+            # A legacy era: none of the modern headers (a caller's own _meta does not make it modern).
             return Outgoing(method, request_id)
         declared: tuple[modern.ParamHeader, ...] = ()
         if method == proto.TOOLS_CALL and params is not None:
             name = params.get("name", "")
             declared = self.param_headers.get(name, ())
-            if not declared and isinstance(name, str):
-                # A tool's call headers are the same on every call at one version: looked up here by name
-                # alone, not rebuilt nor looked up by (method, name, version) (issue #13: a modern call
-                # costs no more than a legacy one; benchmarks/era_instructions.py).
-                if version != self._call_headers_version:
-                    self._call_headers, self._call_headers_version = {}, version
-                headers = self._call_headers.get(name)
-                if headers is None:
-                    headers = modern.request_headers(method, params, version)
-                    if len(self._call_headers) >= _CALL_HEADERS_KEPT:
-                        self._call_headers.clear()
-                    self._call_headers[name] = headers
+            if not declared and isinstance(name, str) and engine.is_modern:
+                headers = modern.request_headers(method, params, version)
+                if len(self._call_headers) >= _CALL_HEADERS_KEPT:
+                    self._call_headers.clear()
+                self._call_headers[name] = headers
                 return Outgoing(method, request_id, headers)
         return Outgoing(method, request_id, modern.request_headers(method, params, version, declared))
+
+    def declare_headers(self, tool: str, declared: tuple[modern.ParamHeader, ...]) -> None:
+        """``tool`` declares these ``x-mcp-header`` arguments now (none: it declares none any more)."""
+        if declared:
+            self.param_headers[tool] = declared
+        else:
+            self.param_headers.pop(tool, None)
+        # Its kept headers (if any) were made without them, or with them gone.
+        self._call_headers.pop(tool, None)
 
     def _arm_locked(self, deadline: float | None, now: float) -> tuple[float, int] | None:
         if deadline is None or (self._timer_at is not None and deadline >= self._timer_at):

@@ -151,10 +151,7 @@ def era_checked(
                 log.warning("server %s: tool %r dropped: %s", server, tool.name, exc)
                 rejected.append((tool.name, f"invalid x-mcp-header: {exc}"))
                 continue
-            if declared:
-                lane.param_headers[tool.name] = declared
-            else:
-                lane.param_headers.pop(tool.name, None)
+            lane.declare_headers(tool.name, declared)
         kept.append(tool)
     if len(kept) == len(page.tools):
         return page

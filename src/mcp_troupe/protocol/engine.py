@@ -186,7 +186,8 @@ class RequestEngine:
         self.server = server
         self.ids: Iterator[int] = itertools.count(1)
         self.revision: Revision | None = None
-        self._is_modern = False
+        self.is_modern = False
+        """Whether the connection speaks the modern era (a plain field: read on every request and answer)."""
         self._is_batching = False
         # The modern era's per-request `_meta` (protocol version, capabilities, client info, log level).
         self._meta: Mapping[str, Any] | None = None
@@ -213,7 +214,7 @@ class RequestEngine:
         """The handshake chose ``revision``; a modern one adds ``meta`` to every request from now on."""
         self.revision = revision
         # Read on every request and answer: kept as plain fields, not derived through properties each time.
-        self._is_modern = revision.is_modern
+        self.is_modern = revision.is_modern
         self._is_batching = revision.batching
         self._meta = dict(meta) if revision.is_modern and meta else None
         # Encoded once: every request of the connection carries it (see prepare()).
@@ -225,11 +226,6 @@ class RequestEngine:
     def batching(self) -> bool:
         """Whether JSON-RPC batches may arrive (2025-03-26)."""
         return self._is_batching
-
-    @property
-    def is_modern(self) -> bool:
-        """Whether the connection speaks the modern era."""
-        return self._is_modern
 
     def params_of(self, params: Mapping[str, Any] | None, meta: Mapping[str, Any] | None = None) -> Any:
         """``params`` as they go on the wire in this era (modern: with the per-request ``_meta``)."""
@@ -272,7 +268,7 @@ class RequestEngine:
             # for it on every call (the legacy call had become 4 dicts dearer than before the engine).
             token = b'"progressToken":%d' % request_id
             frame = jsonrpc.encode_request_with_members(
-                request_id, method, params, token + self._comma_members
+                request_id, method, params, token, self._comma_members
             )
         else:
             wire_meta = dict(meta) if meta else {}
@@ -299,7 +295,7 @@ class RequestEngine:
             progress
             or is_task
             or method in REPEATABLE_METHODS
-            or (self._is_modern and method in INPUT_METHODS)
+            or (self.is_modern and method in INPUT_METHODS)
         )
         return Pending(
             request_id,
@@ -489,7 +485,7 @@ class RequestEngine:
         # basic/index), so a modern call costs what a legacy one does (issue #13).
         pending_map = self.pending
         decode = jsonrpc.decode_answer
-        is_modern = self._is_modern
+        is_modern = self.is_modern
         complete = modern.COMPLETE
         for frame in frames:
             try:
@@ -563,7 +559,7 @@ class RequestEngine:
         return Incoming(message)
 
     def _on_result(self, pending: Pending, result: Mapping[str, Any]) -> Event:
-        if not self._is_modern:
+        if not self.is_modern:
             # Legacy results have no resultType: whatever a server puts there means nothing.
             if pending.is_task and "task" in result:
                 # spec: 2025-11-25 tasks — a task-augmented request is answered with a CreateTaskResult.

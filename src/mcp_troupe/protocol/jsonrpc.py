@@ -424,19 +424,21 @@ def encode_request_with_meta(
 
 
 def encode_request_with_members(
-    request_id: RequestId, method: str, params: Mapping[str, Any], members: bytes
+    request_id: RequestId, method: str, params: Mapping[str, Any], members: bytes, more: bytes = b""
 ) -> bytes:
-    """Serialise a request whose ``params._meta`` is exactly the pre-encoded ``members`` (not empty).
+    """Serialise a request whose ``params._meta`` is exactly the pre-encoded ``members`` (not empty), then
+    ``more`` (empty, or ``,`` and more members).
 
-    The call path's shortcut for a progress token (and the modern era's members after it): the request is
-    encoded as it is and ``,"_meta":{members}`` spliced in before the closing braces, with no copy of
-    ``params`` made to carry it. ``params`` must have no ``_meta`` of its own (the caller checks).
+    The call path's shortcut for a progress token (``members``; the modern era's members are ``more``): the
+    request is encoded as it is and ``,"_meta":{members more}`` spliced in before the closing braces, with no
+    copy of ``params`` made to carry it. ``params`` must have no ``_meta`` of its own (the caller checks).
     """
     body = _dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
     # `params` is the last member of the request: the frame ends `...}}`, and `{}}` when params is empty.
     head = body[:-2]
-    # One join, one copy of the frame (three concatenations copied it three times).
-    return b"".join((head, b'"_meta":{' if head.endswith(b"{") else b',"_meta":{', members, b"}}}"))
+    # One join, one copy of the frame (three concatenations copied it three times; a fourth had joined
+    # the two parts of the members first).
+    return b"".join((head, b'"_meta":{' if head.endswith(b"{") else b',"_meta":{', members, more, b"}}}"))
 
 
 def encode_notification(method: str, params: Mapping[str, Any] | None = None) -> bytes:
