@@ -16,7 +16,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from types import FrameType
 from typing import Any
 
@@ -276,9 +276,21 @@ def http_lane(wire: HttpWire, version: str) -> CallLane:
     return lane
 
 
-def own_calls_per_call(lane: CallLane, wire: Wire, answer: dict[str, Any]) -> float:
+def counted_calls(
+    lane: CallLane,
+    wire: Wire,
+    answer: dict[str, Any],
+    count: Callable[[], AbstractContextManager[Counter[Any]]],
+    *,
+    warm: bool = False,
+) -> Counter[Any]:
+    """What ``count`` counted over CALLS calls on ``lane`` and the read of their answers (``warm``: after
+    one call outside the count, which builds what the lane keeps)."""
+    if warm:
+        lane.call("echo", {"text": "x"}, Future(), CONTEXT)
+        wire.frames.clear()
     replies: list[Future[Any]] = [Future() for _ in range(CALLS)]
-    with counting() as counts:
+    with count() as counts:
         for reply in replies:
             lane.call("echo", {"text": "x"}, reply, CONTEXT)
         read = [
@@ -287,7 +299,11 @@ def own_calls_per_call(lane: CallLane, wire: Wire, answer: dict[str, Any]) -> fl
         ]
         lane.receive(read)
     assert all(reply.done() and reply.result()[1] == CONTEXT for reply in replies)
-    return counts[("mcp_troupe", "*")] / CALLS
+    return counts
+
+
+def own_calls_per_call(lane: CallLane, wire: Wire, answer: dict[str, Any]) -> float:
+    return counted_calls(lane, wire, answer, counting)[("mcp_troupe", "*")] / CALLS
 
 
 def test_a_modern_http_call_runs_no_more_of_our_functions_than_a_legacy_one() -> None:
@@ -330,19 +346,7 @@ def test_the_kept_call_headers_follow_the_tool_name_and_its_declared_argument_he
 
 
 def own_lines_per_call(lane: CallLane, wire: Wire, answer: dict[str, Any]) -> Counter[str]:
-    replies: list[Future[Any]] = [Future() for _ in range(CALLS)]
-    lane.call("echo", {"text": "x"}, Future(), CONTEXT)  # (the first call builds the kept headers)
-    wire.frames.clear()
-    with counting_lines() as counts:
-        for reply in replies:
-            lane.call("echo", {"text": "x"}, reply, CONTEXT)
-        read = [
-            json.dumps({"jsonrpc": "2.0", "id": json.loads(frame)["id"], "result": answer}).encode()
-            for frame in wire.frames
-        ]
-        lane.receive(read)
-    assert all(reply.done() and reply.result()[1] == CONTEXT for reply in replies)
-    return counts
+    return counted_calls(lane, wire, answer, counting_lines, warm=True)
 
 
 def test_a_modern_http_call_runs_at_most_three_lines_of_ours_more_than_a_legacy_one() -> None:
