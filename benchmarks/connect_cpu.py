@@ -19,11 +19,20 @@ Two figures per client, because they are different costs:
   the per-connect cost the issue's figures (3.8 ms against the SDK's 1.5 ms) describe, and the one the
   target ("connect + initialize + discovery client cost <= 1.0x the SDK's") is judged on:
   ``connect.client_cpu.ratio_troupe_sdk``. A one-off import is not a per-connect cost.
+- **reconnect** (``connect.client_cpu.reconnect.<client>``): the same connect with each client's runtime
+  kept. The warm figure is not symmetric: the SDK's worker keeps its event loop across connects, while
+  troupe's builds a whole troupe each time (the I/O loop's thread and event loop, the registry's thread:
+  ~2-3 ms that a troupe pays once, not per server). Here troupe's worker keeps one troupe and, outside the
+  clock, stops its server (``stop_server``, which returns once the old process is gone); the clock covers
+  ``start_server`` + ``wait_ready()`` + ``status()`` + ``tools()``: a new session and transport, the spawn,
+  the handshake, the listing and the policy pass, as a reconnect or a troupe's next server pays them. The
+  SDK's and the raw client's reconnects are their warm connects again, interleaved with troupe's.
 
 Each round starts one fresh worker per client (in a rotating order; each one's cold connect is done
 before the next worker starts, so imports do not overlap), then asks the workers for ``warm`` connects in
-turn (A, B, C, A, B, C, ...), then ends them. A warm connect is preceded by a ``gc.collect()`` outside the
-clock, as in ``bench_connect``. Figures are medians over every sample.
+turn (A, B, C, A, B, C, ...), then for ``reconnects`` in turn, then ends them. A warm connect (and a
+reconnect) is preceded by a ``gc.collect()`` outside the clock, as in ``bench_connect``. Figures are medians
+over every sample.
 
 ``troupe`` is ``Troupe(config)`` (start) + ``wait_ready()`` + ``status()``, the benchmark's
 :class:`~benchmarks.clients.TroupeClient`; its close (``stop()``, joining every actor thread) is outside
