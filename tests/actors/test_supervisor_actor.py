@@ -271,3 +271,40 @@ def test_reports_from_a_stale_incarnation_change_nothing(runtime: Runtime) -> No
     registry.assert_none(ServerDown)
     registry.assert_none(ServerCatalog)
     stop_and_wait(supervisor)
+
+
+@pytest.mark.timeout(15)
+def test_a_session_told_connect_still_opens_a_transport_started_without_open_at_start(
+    runtime: Runtime, processes_before: set[int]
+) -> None:
+    # The supervisor has its stdio transports open themselves as they start (no Connect/Open hop through
+    # the session, issue 18); a driver that starts the two itself still connects with Connect -> Open.
+    from mcp_troupe.actors.session import Close, Connect, SessionActor
+    from mcp_troupe.actors.stdio import StdioTransport
+    from mcp_troupe.actors.transport import CloseTransport
+
+    supervisor = start_probe(runtime, "supervisor")
+    config = demo_server("manual")
+    session = runtime.track(
+        SessionActor.start(
+            server="manual",
+            incarnation=1,
+            supervisor=supervisor.ref,
+            runtime=runtime,
+            call_timeout=10.0,
+            handshake_timeout=10.0,
+        )
+    )
+    transport = runtime.track(
+        StdioTransport.start(config=config, incarnation=1, session=session, runtime=runtime)
+    )
+    time.sleep(0.1)
+    assert new_processes(processes_before) == set(), "it waits for Open"
+    session.tell(Connect(transport))
+    ready = supervisor.expect(SessionReady, timeout=CONNECT_WAIT)
+    assert names_of(ready.tools) == DEMO_TOOLS and ready.pid in new_processes(processes_before)
+    session.tell(Close("done"))
+    closed: Future[tuple[str, ...]] = Future()
+    transport.tell(CloseTransport(closed, 2.0))
+    closed.result(timeout=CONNECT_WAIT)
+    assert new_processes(processes_before) == set()
