@@ -186,3 +186,19 @@ def test_a_thread_that_cannot_start_leaves_nothing_listed(monkeypatch: pytest.Mo
         thread.join(DEFAULT_WAIT)
     assert thread not in threading.enumerate() or not thread.is_alive()
     assert "never-started" not in {t.name for t in threading.enumerate()}
+
+
+def test_a_thread_that_is_not_a_daemon_is_started_with_the_wait() -> None:
+    # The interpreter's exit waits for non-daemon threads from the moment start() returns: such a thread
+    # is started with Thread.start() itself, so it is alive (bootstrapped) when start_thread returns.
+    from mcp_troupe.actors.supervision import start_thread
+
+    gate = threading.Event()
+    thread = threading.Thread(target=gate.wait, args=(DEFAULT_WAIT,), name="not-a-daemon", daemon=False)
+    try:
+        start_thread(thread)
+        assert thread.is_alive()
+    finally:
+        gate.set()
+        thread.join(DEFAULT_WAIT)
+    assert not thread.is_alive()

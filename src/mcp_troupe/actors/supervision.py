@@ -204,13 +204,16 @@ _CAN_SKIP_START_WAIT = (
 
 
 def start_thread(thread: threading.Thread) -> None:
-    """Start ``thread`` without waiting until it runs (where :data:`_CAN_SKIP_START_WAIT`), else ``start()``.
+    """Start a daemon ``thread`` without waiting until it runs (where :data:`_CAN_SKIP_START_WAIT`), any
+    other with ``start()``.
 
     The same steps as CPython's ``Thread.start`` but its final ``self._started.wait()``. Until the thread
     has run its bootstrap, it is listed by ``threading.enumerate()`` but not ``is_alive()``, and ``join()``
     refuses it (pykka never joins an actor's thread; it waits on ``actor_stopped``, which the thread sets).
     """
-    if not _CAN_SKIP_START_WAIT:
+    if not _CAN_SKIP_START_WAIT or not thread.daemon:
+        # A non-daemon thread must be counted by the interpreter's exit (its tstate lock, set in the
+        # bootstrap) from the moment start() returns: only daemon threads skip the wait.
         thread.start()
         return
     limbo: dict[threading.Thread, threading.Thread] = threading._limbo  # type: ignore[attr-defined]
