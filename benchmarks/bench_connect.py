@@ -15,6 +15,9 @@ of the client's process (every thread, none of the server's) per connect, measur
 its own (:mod:`benchmarks.connect_cpu`). That is the *warm* figure, a fresh worker's second and later
 connects: the per-connect cost the issue's 3.8 ms against 1.5 ms described. ``connect.client_cpu.cold.*``
 is the first connect of a fresh process, imports included, reported beside it (a one-off cost).
+``connect.client_cpu.reconnect.*`` is the per-server connect with each client's runtime kept (the SDK's
+event loop, as in the warm figure; a troupe kept, its server stopped and started): the warm figure also
+counts a whole troupe's start each time, which the SDK's kept loop does not pay.
 
 ``connect.spawn`` is the bare process: spawn the same server and read its answer to one ``ping``, no
 library. ``connect.client.<client>`` is the older estimate of the same cost: its connect time minus a bare
@@ -29,6 +32,7 @@ listing them all again after the server's ``relist`` tool announces ``list_chang
 
     connect.client_cpu.<client>             ms   client CPU per connect, warm (the target's figure)
     connect.client_cpu.cold.<client>        ms   the same, the first connect of a fresh process
+    connect.client_cpu.reconnect.<client>   ms   the same, runtime kept (troupe: one troupe, server restarted)
     connect.spawn                           ms
     connect.<client>                        ms   spawn + handshake + one-page listing
     connect.client.<client>                 ms   the same minus a bare spawn

@@ -19,11 +19,20 @@ Two figures per client, because they are different costs:
   the per-connect cost the issue's figures (3.8 ms against the SDK's 1.5 ms) describe, and the one the
   target ("connect + initialize + discovery client cost <= 1.0x the SDK's") is judged on:
   ``connect.client_cpu.ratio_troupe_sdk``. A one-off import is not a per-connect cost.
+- **reconnect** (``connect.client_cpu.reconnect.<client>``): the same connect with each client's runtime
+  kept. The warm figure is not symmetric: the SDK's worker keeps its event loop across connects, while
+  troupe's builds a whole troupe each time (the I/O loop's thread and event loop, the registry's thread:
+  ~2-3 ms that a troupe pays once, not per server). Here troupe's worker keeps one troupe and, outside the
+  clock, stops its server (``stop_server``, which returns once the old process is gone); the clock covers
+  ``start_server`` + ``wait_ready()`` + ``status()`` + ``tools()``: a new session and transport, the spawn,
+  the handshake, the listing and the policy pass, as a reconnect or a troupe's next server pays them. The
+  SDK's and the raw client's reconnects are their warm connects again, interleaved with troupe's.
 
 Each round starts one fresh worker per client (in a rotating order; each one's cold connect is done
 before the next worker starts, so imports do not overlap), then asks the workers for ``warm`` connects in
-turn (A, B, C, A, B, C, ...), then ends them. A warm connect is preceded by a ``gc.collect()`` outside the
-clock, as in ``bench_connect``. Figures are medians over every sample.
+turn (A, B, C, A, B, C, ...), then for ``reconnects`` in turn, then ends them. A warm connect (and a
+reconnect) is preceded by a ``gc.collect()`` outside the clock, as in ``bench_connect``. Figures are medians
+over every sample.
 
 ``troupe`` is ``Troupe(config)`` (start) + ``wait_ready()`` + ``status()``, the benchmark's
 :class:`~benchmarks.clients.TroupeClient`; its close (``stop()``, joining every actor thread) is outside
@@ -61,6 +70,7 @@ if str(ROOT) not in sys.path:  # run as a script: make the `benchmarks` package 
     sys.path.insert(0, str(ROOT))
 
 CLIENTS = ("troupe", "sdk", "raw")
+PREFIXES = ("connect.client_cpu", "connect.client_cpu.cold", "connect.client_cpu.reconnect")
 
 
 # ---- the worker: one client, one fresh process ------------------------------------------------------------
@@ -96,14 +106,41 @@ class Worker:
         self.threads = threads
         self.command = echo_command()
         self.loop = asyncio.new_event_loop()  # the SDK's loop, kept across connects as an application would
+        self.kept: Any = None  # troupe's reconnects: one troupe, kept, whose server is stopped and started
 
-    def connect(self) -> dict[str, Any]:
-        """One connect from nothing to every tool listed, then the close (not timed)."""
+    def connect(self, reconnect: bool = False) -> dict[str, Any]:
+        """One connect from nothing to every tool listed, then the close (not timed).
+
+        ``reconnect``: troupe's server is connected again in a troupe that stays up (its close before the
+        clock starts); the other clients connect as always, their runtime (the SDK's event loop) kept too.
+        """
+        if reconnect and self.client == "troupe":
+            return self._reconnect()
         gc.collect()
         before = _thread_cpu() if self.threads else {}
         main_cpu = time.thread_time()
         cpu, wall = time.process_time(), time.perf_counter()
         result = self.loop.run_until_complete(self._sdk()) if self.client == "sdk" else self._blocking()
+        return {**result, "ident": before, "main": main_cpu, "cpu": cpu, "wall": wall}
+
+    def _reconnect(self) -> dict[str, Any]:
+        from benchmarks.clients import TroupeClient
+        from mcp_troupe import Troupe
+
+        if self.kept is None:
+            self.kept = Troupe(TroupeClient.config([self.command])).start()
+            if not self.kept.wait_ready(timeout=60):
+                raise RuntimeError("the kept troupe did not get ready")
+        troupe = self.kept
+        troupe.stop_server("echo")  # returns once the old process is gone: its close is not timed
+        gc.collect()
+        before = _thread_cpu() if self.threads else {}
+        main_cpu = time.thread_time()
+        cpu, wall = time.process_time(), time.perf_counter()
+        troupe.start_server("echo")
+        if not troupe.wait_ready(timeout=60) or troupe.status()[0].state != "ready":
+            raise RuntimeError(f"the reconnect did not get ready: {troupe.status()[0]}")
+        result = self._stamp(len(troupe.tools()))
         return {**result, "ident": before, "main": main_cpu, "cpu": cpu, "wall": wall}
 
     def _blocking(self) -> dict[str, Any]:
@@ -161,13 +198,15 @@ def worker_main(client: str, threads: bool) -> int:
     worker = Worker(client, threads)
     print(json.dumps({"ready": True}), flush=True)
     while line := sys.stdin.readline().strip():
-        if line != "connect":
+        if line not in ("connect", "reconnect"):
             print(json.dumps({"error": f"unknown request {line!r}"}), flush=True)
             continue
         try:
-            print(json.dumps(worker.answer(worker.connect())), flush=True)
+            print(json.dumps(worker.answer(worker.connect(line == "reconnect"))), flush=True)
         except Exception as exc:
             print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}), flush=True)
+    if worker.kept is not None:
+        worker.kept.stop()
     worker.loop.close()
     return 0
 
@@ -223,10 +262,10 @@ class WorkerProcess:
             raise RuntimeError(f"the {self.client} worker: {answer['error']}")
         return answer
 
-    def connect(self) -> dict[str, Any]:
-        """One connect's figures."""
+    def connect(self, reconnect: bool = False) -> dict[str, Any]:
+        """One connect's figures (``reconnect``: in the worker's kept troupe, see :meth:`Worker.connect`)."""
         assert self.process.stdin is not None
-        self.process.stdin.write("connect\n")
+        self.process.stdin.write("reconnect\n" if reconnect else "connect\n")
         self.process.stdin.flush()
         return self._read()
 
@@ -242,11 +281,18 @@ class WorkerProcess:
 
 
 def measure_round(
-    sides: list[tuple[str, str | None]], shift: int, warm: int, threads: bool, timeout: float
+    sides: list[tuple[str, str | None]],
+    shift: int,
+    warm: int,
+    threads: bool,
+    timeout: float,
+    reconnects: int = 0,
 ) -> list[tuple[str, str, dict[str, Any]]]:
-    """One round: a fresh worker per (side, client), its cold connect, then ``warm`` interleaved connects.
+    """One round: a fresh worker per (side, client), its cold connect, then ``warm`` interleaved connects,
+    then ``reconnects`` interleaved reconnects (troupe's in a troupe it keeps).
 
-    Returns ``(label, "cold" | "warm", figures)`` rows, ``label`` being the client (or ``side.client``).
+    Returns ``(label, "cold" | "warm" | "reconnect", figures)`` rows, ``label`` being the client (or
+    ``side.client``).
     """
     order = [(side, src, client) for side, src in sides for client in CLIENTS]
     shift %= len(order)
@@ -263,6 +309,9 @@ def measure_round(
         for _ in range(warm):
             for label, worker in workers:
                 rows.append((label, "warm", worker.connect()))
+        for _ in range(reconnects):
+            for label, worker in workers:
+                rows.append((label, "reconnect", worker.connect(reconnect=True)))
     finally:
         for _, worker in workers:
             worker.close()
@@ -270,9 +319,10 @@ def measure_round(
 
 
 def add_figures(figures: Any, rows: list[tuple[str, str, dict[str, Any]]]) -> None:
-    """Record the rows as ``connect.client_cpu[.cold].<label>`` (ms) and, with threads, per thread kind."""
+    """Record the rows as ``connect.client_cpu[.cold|.reconnect].<label>`` (ms) and, with threads, per
+    thread kind."""
     for label, kind, row in rows:
-        prefix = "connect.client_cpu" if kind == "warm" else "connect.client_cpu.cold"
+        prefix = "connect.client_cpu" if kind == "warm" else f"connect.client_cpu.{kind}"
         figures.add(f"{prefix}.{label}", row["cpu_ms"], "ms")
         for thread, ms in row.get("threads", {}).items():
             figures.add(f"{prefix}.threads.{label}.{thread}", ms, "ms")
@@ -287,7 +337,13 @@ async def run_group(figures: Any, settings: Any, names: tuple[str, ...] = CLIENT
         try:
             rows = await asyncio.wait_for(
                 asyncio.to_thread(
-                    measure_round, [("", None)], round_number, settings.connect_cpu_warm, False, 30.0
+                    measure_round,
+                    [("", None)],
+                    round_number,
+                    settings.connect_cpu_warm,
+                    False,
+                    30.0,
+                    settings.connect_cpu_warm,  # as many reconnects as warm connects
                 ),
                 settings.deadline,
             )
@@ -298,7 +354,7 @@ async def run_group(figures: Any, settings: Any, names: tuple[str, ...] = CLIENT
             continue
         add_figures(figures, [row for row in rows if row[0] in names])
     for first, second in (("troupe", "sdk"), ("troupe", "raw"), ("sdk", "raw")):
-        for prefix in ("connect.client_cpu", "connect.client_cpu.cold"):
+        for prefix in PREFIXES:
             figures.add_ratio(f"{prefix}.ratio_{first}_{second}", f"{prefix}.{first}", f"{prefix}.{second}")
 
 
@@ -309,6 +365,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--warm", type=int, default=5, help="warm connects per worker and round")
+    parser.add_argument(
+        "--reconnects", type=int, default=5, help="reconnects per worker and round (troupe: one kept troupe)"
+    )
     parser.add_argument("--threads", action="store_true", help="troupe's CPU per thread kind too")
     parser.add_argument("--worker", choices=CLIENTS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -324,11 +383,13 @@ def main(argv: list[str] | None = None) -> int:
         sides.append((name, src))
     figures = Figures()
     for round_number in range(args.rounds):
-        rows = measure_round(sides or [("", None)], round_number, args.warm, args.threads, 30.0)
+        rows = measure_round(
+            sides or [("", None)], round_number, args.warm, args.threads, 30.0, args.reconnects
+        )
         add_figures(figures, rows)
         print(f"# round {round_number + 1} of {args.rounds} done", file=sys.stderr, flush=True)
     labels = [f"{side}." if side else "" for side, _ in sides or [("", None)]]
-    for prefix in ("connect.client_cpu", "connect.client_cpu.cold"):
+    for prefix in PREFIXES:
         for label in labels:
             figures.add_ratio(
                 f"{prefix}.ratio_{label}troupe_sdk", f"{prefix}.{label}troupe", f"{prefix}.{label}sdk"

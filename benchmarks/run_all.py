@@ -143,6 +143,14 @@ def http_targets(settings: Settings) -> list[Target]:
         # The client's own CPU per connect (warm: a fresh worker's second and later connects), not a
         # difference of two wall-clock timings; the cold first connect is reported beside it (connect_cpu.py).
         Target("connect client CPU <= 1.0x sdk", "connect.client_cpu.ratio_troupe_sdk", 1.0, origin="http"),
+        # The same per server, each client's runtime kept (the SDK's event loop; a troupe, one server of it
+        # stopped and started): the symmetric figure of the two, see connect_cpu.py's docstring.
+        Target(
+            "connect client CPU, runtime kept <= 1.0x sdk",
+            "connect.client_cpu.reconnect.ratio_troupe_sdk",
+            1.0,
+            origin="http",
+        ),
         Target("HTTP connect <= 1.0x sdk", "connect.http.ratio_troupe_sdk", 1.0, origin="http"),
         Target(
             f"first connect {settings.discovery_tools} tools <= 1.0x sdk",

@@ -360,6 +360,27 @@ def test_when_settled_completes_once_every_server_is_ready_or_failed(registry: R
 
 
 @pytest.mark.timeout(15)
+def test_the_status_a_server_up_carries_is_applied_after_its_catalog(registry: RegistryUnderTest) -> None:
+    # The supervisor sends its ready status inside ServerUp (one registry message a connect, issue 18): it
+    # counts as a StatusChanged handled right after the catalog, and a stale one is dropped the same way.
+    settled: Future[None] = Future()
+    registry.ref.tell(WhenSettled(settled))
+    registry.ref.tell(StatusChanged(ServerStatus("beta", "stdio", ServerState.FAILED, incarnation=1)))
+    session = start_probe(registry.runtime, "alpha session")
+    ready = ServerStatus("alpha", "stdio", ServerState.READY, incarnation=2, pid=4321)
+    catalog = ServerCatalog("alpha", 2, definitions("read"), ())
+    registry.ref.tell(ServerUp("alpha", 2, session.ref, catalog, status=ready))
+
+    settled.result(timeout=DEFAULT_WAIT)
+    (alpha,) = [status for status in registry.status() if status.name == "alpha"]
+    assert (alpha.state, alpha.incarnation, alpha.pid) == (ServerState.READY, 2, 4321)
+    stale = ServerStatus("alpha", "stdio", ServerState.READY, incarnation=1, pid=1)
+    registry.ref.tell(ServerUp("alpha", 1, session.ref, ServerCatalog("alpha", 1, (), ()), status=stale))
+    (alpha,) = [status for status in registry.status() if status.name == "alpha"]
+    assert (alpha.incarnation, alpha.pid) == (2, 4321)
+
+
+@pytest.mark.timeout(15)
 def test_when_settled_waits_for_a_server_that_went_back_to_connecting(runtime: Runtime) -> None:
     # The settle check resumes its scan where it stopped last time; a server behind that point that leaves
     # a settled state must still hold the wait up.

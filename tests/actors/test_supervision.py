@@ -150,3 +150,55 @@ def test_every_supervised_actor_has_the_light_fifo_mailbox(runtime: Runtime) -> 
     for work in works:
         assert work.reply_to.result(DEFAULT_WAIT) == "done"
     assert order == list(range(20))
+
+
+def test_an_actor_thread_is_listed_named_and_runs_without_its_starter_waiting(runtime: Runtime) -> None:
+    # Started without Thread.start()'s wait for the bootstrap (issue 18), it is still a listed, named
+    # thread of its own that handles its messages, and it ends when the actor stops.
+    parent = start_probe(runtime, "parent")
+    worker = runtime.track(Worker.start(parent.ref))
+    work = Work()
+    worker.tell(work)
+    assert work.reply_to.result(DEFAULT_WAIT) == "done"
+    threads = [thread for thread in threading.enumerate() if thread.name.startswith("Worker-")]
+    assert len(threads) == 1 and threads[0].daemon and threads[0].is_alive()
+    assert threads[0] is not threading.current_thread()
+    worker.stop(timeout=DEFAULT_WAIT)
+    threads[0].join(DEFAULT_WAIT)
+    assert not threads[0].is_alive()
+
+
+def test_a_thread_that_cannot_start_leaves_nothing_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import _thread
+
+    from mcp_troupe.actors import supervision
+
+    def refuse(*args: object) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(_thread, "start_new_thread", refuse)
+    thread = threading.Thread(target=lambda: None, name="never-started", daemon=True)
+    if supervision._CAN_SKIP_START_WAIT:
+        with pytest.raises(RuntimeError, match="can't start"):
+            supervision.start_thread(thread)
+    else:  # Thread.start() itself, with its own cleanup (and its own start function)
+        supervision.start_thread(thread)
+        thread.join(DEFAULT_WAIT)
+    assert thread not in threading.enumerate() or not thread.is_alive()
+    assert "never-started" not in {t.name for t in threading.enumerate()}
+
+
+def test_a_thread_that_is_not_a_daemon_is_started_with_the_wait() -> None:
+    # The interpreter's exit waits for non-daemon threads from the moment start() returns: such a thread
+    # is started with Thread.start() itself, so it is alive (bootstrapped) when start_thread returns.
+    from mcp_troupe.actors.supervision import start_thread
+
+    gate = threading.Event()
+    thread = threading.Thread(target=gate.wait, args=(DEFAULT_WAIT,), name="not-a-daemon", daemon=False)
+    try:
+        start_thread(thread)
+        assert thread.is_alive()
+    finally:
+        gate.set()
+        thread.join(DEFAULT_WAIT)
+    assert not thread.is_alive()

@@ -69,8 +69,12 @@ def stop_and_wait(supervisor: pykka.ActorRef[Any]) -> None:
 
 
 def statuses(registry: ProbeHandle) -> list[ServerStatus]:
-    """Every status snapshot the registry probe received so far, in order."""
-    return [message.status for message in registry.history if isinstance(message, StatusChanged)]
+    """Every status snapshot the registry probe received so far, in order (a ``ServerUp`` carries one)."""
+    return [
+        message.status
+        for message in registry.history
+        if isinstance(message, StatusChanged | ServerUp) and message.status is not None
+    ]
 
 
 def collapsed_states(snapshots: list[ServerStatus]) -> list[ServerState]:
@@ -164,11 +168,17 @@ def test_a_ready_server_is_reported_up_and_a_restart_brings_a_new_incarnation_up
     assert (up.server, up.incarnation) == ("demo", 1)
     assert up.catalog.incarnation == 1
     assert names_of(up.catalog.tools) == DEMO_TOOLS
-    ready = registry.expect(StatusChanged, where=lambda m: m.status.state is ServerState.READY).status
+    ready = up.status
+    assert ready is not None and ready.state is ServerState.READY and ready.incarnation == 1
     assert ready.pid is not None and ready.protocol_version == "2025-06-18"
     assert ready.pid in new_processes(processes_before)
-    # One status a step of the connect and no repeat: two messages to the registry, not four (issue 18); the
-    # start itself reports nothing the registry does not assume already (CONNECTING, incarnation 0).
+    # One status a step of the connect and no repeat, the ready one inside ServerUp: two messages to the
+    # registry, not four (issue 18); the start itself reports nothing the registry does not assume already
+    # (CONNECTING, incarnation 0).
+    assert not any(
+        isinstance(message, StatusChanged) and message.status.state is ServerState.READY
+        for message in registry.history
+    )
     assert [(status.state, status.incarnation) for status in statuses(registry)][:2] == [
         (ServerState.CONNECTING, 1),
         (ServerState.READY, 1),
@@ -185,9 +195,8 @@ def test_a_ready_server_is_reported_up_and_a_restart_brings_a_new_incarnation_up
     assert again.session != up.session
     assert names_of(again.catalog.tools) == DEMO_TOOLS
     assert up.session.actor_stopped.wait(CONNECT_WAIT), "the old session is stopped"
-    second = registry.expect(
-        StatusChanged, where=lambda m: m.status.state is ServerState.READY and m.status.incarnation == 2
-    ).status
+    second = again.status
+    assert second is not None and second.state is ServerState.READY and second.incarnation == 2
     assert second.pid is not None and second.pid != ready.pid
     # The new session takes calls.
     answer: Future[Any] = Future()
@@ -262,3 +271,40 @@ def test_reports_from_a_stale_incarnation_change_nothing(runtime: Runtime) -> No
     registry.assert_none(ServerDown)
     registry.assert_none(ServerCatalog)
     stop_and_wait(supervisor)
+
+
+@pytest.mark.timeout(15)
+def test_a_session_told_connect_still_opens_a_transport_started_without_open_at_start(
+    runtime: Runtime, processes_before: set[int]
+) -> None:
+    # The supervisor has its stdio transports open themselves as they start (no Connect/Open hop through
+    # the session, issue 18); a driver that starts the two itself still connects with Connect -> Open.
+    from mcp_troupe.actors.session import Close, Connect, SessionActor
+    from mcp_troupe.actors.stdio import StdioTransport
+    from mcp_troupe.actors.transport import CloseTransport
+
+    supervisor = start_probe(runtime, "supervisor")
+    config = demo_server("manual")
+    session = runtime.track(
+        SessionActor.start(
+            server="manual",
+            incarnation=1,
+            supervisor=supervisor.ref,
+            runtime=runtime,
+            call_timeout=10.0,
+            handshake_timeout=10.0,
+        )
+    )
+    transport = runtime.track(
+        StdioTransport.start(config=config, incarnation=1, session=session, runtime=runtime)
+    )
+    time.sleep(0.1)
+    assert new_processes(processes_before) == set(), "it waits for Open"
+    session.tell(Connect(transport))
+    ready = supervisor.expect(SessionReady, timeout=CONNECT_WAIT)
+    assert names_of(ready.tools) == DEMO_TOOLS and ready.pid in new_processes(processes_before)
+    session.tell(Close("done"))
+    closed: Future[tuple[str, ...]] = Future()
+    transport.tell(CloseTransport(closed, 2.0))
+    closed.result(timeout=CONNECT_WAIT)
+    assert new_processes(processes_before) == set()

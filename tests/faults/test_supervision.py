@@ -111,10 +111,10 @@ def test_a_transport_that_crashes_while_opening_is_retried_with_a_new_incarnatio
     original = stdio.server_environment
     crashed = threading.Event()
 
-    def flaky(env: Any) -> Any:  # runs in StdioTransport's Open handler
+    def flaky(env: Any) -> Any:  # runs where StdioTransport opens (its on_start, or an Open)
         if not crashed.is_set():
             crashed.set()
-            raise Bug("a bug in the transport's Open handler")
+            raise Bug("a bug in the transport's open")
         return original(env)
 
     monkeypatch.setattr(stdio, "server_environment", flaky)

@@ -334,12 +334,11 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             case WhenSettled():
                 self._settle.add(msg.reply_to)
             case StatusChanged(status=status):
-                record = self._servers.get(status.name)
-                if record is not None and status.incarnation >= record.status.incarnation:
-                    record.status = status
-                    self._settle.release()
+                self._on_status(status)
             case ServerUp():
                 self._on_server_up(msg)
+                if msg.status is not None:  # the ready status, sent along (issue 18: one message less)
+                    self._on_status(msg.status)
             case ServerCatalog():
                 if not self._is_shut_down and msg.incarnation == self._servers[msg.server].incarnation:
                     self._on_catalog(msg)
@@ -432,6 +431,12 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         return _unknown_tool(name, self._rejected_names, self._servers.values(), self._table)
 
     # ---- the table -----------------------------------------------------------------------------------------
+
+    def _on_status(self, status: ServerStatus) -> None:
+        record = self._servers.get(status.name)
+        if record is not None and status.incarnation >= record.status.incarnation:
+            record.status = status
+            self._settle.release()
 
     def _on_server_up(self, msg: ServerUp) -> None:
         record = self._servers[msg.server]

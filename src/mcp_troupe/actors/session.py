@@ -9,7 +9,8 @@ caller's future on the loop; the session's own requests come back to this thread
 :class:`~mcp_troupe.actors.lane.SessionAnswer` items of a ``Received``, in order with the server's requests
 and notifications.
 
-Flow (DESIGN §3): ``Connect`` → transport ``Open`` → ``Opened(lane)`` → the handshake
+Flow (DESIGN §3): the transport opens (the supervisor starts it to open at once; a ``Connect`` here tells
+it ``Open`` instead) → ``Opened(lane)`` → the handshake
 (:class:`~mcp_troupe.protocol.handshake.Handshake`: the ``server/discover`` probe, or ``initialize`` with a
 version negotiation) → legacy: ``notifications/initialized`` → ``tools/list`` page by page →
 ``SessionReady`` to the supervisor → modern: ``subscriptions/listen`` for the change notifications the server

@@ -705,6 +705,7 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
         runtime: Runtime,
         max_frame: int = 16 * 1024 * 1024,
         parent: pykka.ActorRef[Any] | None = None,
+        open_at_start: bool = False,
     ) -> None:
         super().__init__()
         self.config = config
@@ -713,28 +714,19 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
         self.connection = _StdioConnection(config.name, incarnation, session, runtime, max_frame)
         self.connection.redactor = Redactor.for_connection(config.headers, config.env)
         self._is_closing = False
+        # The supervisor starts a transport to open it at once: doing so in on_start spares the session's
+        # Connect and our Open, two thread wake-ups a connect (issue 18); Open still works for other drivers.
+        self._open_at_start = open_at_start
+
+    def on_start(self) -> None:
+        if self._open_at_start:
+            self._open()
 
     def on_receive(self, message: Any) -> None:
         msg: Open | CloseTransport = message
         match msg:
             case Open():
-                config = self.config
-                assert config.command is not None
-                env = server_environment(config.env)
-                env[TAG_VARIABLE] = self.connection.tag
-                try:
-                    self.runtime.loop.spawn(
-                        self.connection.open,
-                        resolve_command(config.command),  # `python` is this interpreter (interpreter.py)
-                        config.args,
-                        env,
-                        config.cwd,
-                        name=f"open {config.name}",
-                        on_error=self._on_open_task_failed,
-                    )
-                except TroupeClosed as exc:
-                    error = ConnectFailed(config.name, str(exc))
-                    safe_tell(self.connection.session, OpenFailed(self.connection.incarnation, error))
+                self._open()
             case CloseTransport():
                 if self._is_closing:
                     return
@@ -751,6 +743,26 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
                     self.actor_ref.stop(block=False)
             case _:
                 assert_never(msg)
+
+    def _open(self) -> None:
+        """Spawn the server on the loop; the open task tells the session ``Opened`` or ``OpenFailed``."""
+        config = self.config
+        assert config.command is not None
+        env = server_environment(config.env)
+        env[TAG_VARIABLE] = self.connection.tag
+        try:
+            self.runtime.loop.spawn(
+                self.connection.open,
+                resolve_command(config.command),  # `python` is this interpreter (interpreter.py)
+                config.args,
+                env,
+                config.cwd,
+                name=f"open {config.name}",
+                on_error=self._on_open_task_failed,
+            )
+        except TroupeClosed as exc:
+            error = ConnectFailed(config.name, str(exc))
+            safe_tell(self.connection.session, OpenFailed(self.connection.incarnation, error))
 
     def _on_open_task_failed(self, error: BaseException) -> None:
         # An error the open task did not expect (it reports the expected ones itself): the session must

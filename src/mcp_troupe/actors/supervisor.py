@@ -34,7 +34,6 @@ from mcp_troupe.actors.oauth_events import AuthStateChanged
 from mcp_troupe.actors.session import (
     CatalogChanged,
     Close,
-    Connect,
     SessionActor,
     SessionFailed,
     SessionLost,
@@ -42,7 +41,7 @@ from mcp_troupe.actors.session import (
     SessionRenewed,
 )
 from mcp_troupe.actors.supervision import ChildFailed, Supervised
-from mcp_troupe.actors.transport import CloseTransport
+from mcp_troupe.actors.transport import CloseTransport, Open
 from mcp_troupe.config import ReconnectPolicy, ServerConfig
 from mcp_troupe.errors import ConnectFailed, NeedsLogin, TroupeError, UnsupportedProtocolVersion
 from mcp_troupe.protocol.mcp import InitializeResult
@@ -149,6 +148,9 @@ class ServerUp:
     info: InitializeResult | None = None
     # The connection's fast path for tools/call (stdio), open; None when calls go through the session.
     lane: CallLane | None = None
+    # The supervisor's status snapshot at ready, applied right after the catalog (as a StatusChanged that
+    # followed would be): one registry message a connect instead of two (issue 18). None: none came with it.
+    status: ServerStatus | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,7 +418,10 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
         self.runtime.loop.call_later(
             config.connect_timeout, safe_tell, self.actor_ref, _ConnectDeadline(incarnation)
         )
-        session.tell(Connect(transport))
+        if config.transport != "stdio":
+            # A stdio transport opens itself as it starts (open_at_start); the session needs no Connect
+            # either way: the transport's Opened reaches it (one thread wake-up less a connect, issue 18).
+            transport.tell(Open())
         self._publish_status()
 
     def _start_transport(self, incarnation: int, session: pykka.ActorRef[Any]) -> pykka.ActorRef[Any]:
@@ -430,6 +435,7 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                 runtime=self.runtime,
                 max_frame=self.config.max_frame_bytes,
                 parent=self.actor_ref,
+                open_at_start=True,
             )
         from mcp_troupe.actors.http import HttpTransport
 
@@ -465,9 +471,9 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                 ServerCatalog(self.config.name, msg.incarnation, msg.tools, msg.rejected),
                 msg.info,
                 msg.lane,
+                self.status(),
             )
         )
-        self._publish_status()
         self.runtime.emit("connected", self.config.name, msg.incarnation, _tool_count(msg.tools))
 
     def _on_connect_failed(self, error: TroupeError) -> None:
