@@ -220,8 +220,7 @@ def test_a_future_asked_for_only_after_the_task_ended_holds_its_outcome(loop: Io
 
     handles = [loop.spawn(answer, name="answer"), loop.spawn(broken, name="broken"), loop.spawn(last)]
     assert ended.wait(5)
-    loop.post(lambda: None)  # one more loop pass: the tasks above have settled by then
-    probe: Future[None] = Future()
+    probe: Future[None] = Future()  # one more loop pass: the tasks above have settled by then
     loop.post(probe.set_result, None)
     probe.result(timeout=5)
     assert handles[0].future.result(timeout=5) == 7

@@ -4,8 +4,8 @@ the transport-level session id, the protocol-version header and the SSE state.
 Its actor, :class:`~mcp_troupe.actors.http.HttpTransport`, only keeps the lifecycle. The connection is
 also the session's :class:`~mcp_troupe.actors.session.Outbound`. One long-lived owner task per connection
 enters and leaves the HTTP client and the cancel scope every exchange runs under, so no cancel scope or
-client is ever closed from a task other than the one that opened it (the anyio task-affinity trap, research/PEERS
-§2.6). The client is :class:`~mcp_troupe.actors.h1.Http1Client` (lean keep-alive HTTP/1.1,
+client is ever closed from a task other than the one that opened it (the anyio task-affinity trap,
+research/PEERS §2.6). The client is :class:`~mcp_troupe.actors.h1.Http1Client` (lean keep-alive HTTP/1.1,
 ``docs/http.md``), or an ``httpx.AsyncClient`` when a proxy applies or the URL carries credentials
 (:func:`~mcp_troupe.actors.http_pool.http_client`).
 
