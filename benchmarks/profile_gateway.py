@@ -11,6 +11,7 @@ prints ``name value unit`` lines::
                                                        CPU clock; the kinds are the thread names without
                                                        their numbers: ServerSupervisor, SessionActor,
                                                        HttpTransport, RegistryActor, mcp-troupe-io)
+    gateway.profile.thread.<kind>.outside_gc    ms     the same without the collections that ran in it
     gateway.profile.gc                          ms     CPU spent in the cyclic GC per server (gc.callbacks,
                                                        the collecting thread's CPU clock)
     gateway.profile.gc.gen<g>                   count  collections of generation g, and their CPU (``_ms``)
@@ -52,6 +53,9 @@ class GcClock:
     def __init__(self) -> None:
         self.count: collections.Counter[int] = collections.Counter()
         self.seconds: collections.Counter[int] = collections.Counter()
+        # The same CPU by the kind of thread that collected (the collection runs inside whichever thread's
+        # allocation crossed the threshold, so it is part of that thread's clock).
+        self.by_kind: collections.Counter[str] = collections.Counter()
         self._started = threading.local()
 
     def __call__(self, phase: str, info: dict[str, int]) -> None:
@@ -61,8 +65,10 @@ class GcClock:
         started = getattr(self._started, "at", None)
         if started is not None:
             generation = info["generation"]
+            spent = time.thread_time() - started
             self.count[generation] += 1
-            self.seconds[generation] += time.thread_time() - started
+            self.seconds[generation] += spent
+            self.by_kind[kind_of(threading.current_thread().name)] += spent
 
 
 def thread_cpu() -> dict[int, tuple[str, float]]:
@@ -127,6 +133,9 @@ def profile(urls: list[str]) -> list[tuple[str, float, str]]:
         by_kind[kind_of(name)] += seconds - before.get(ident, (name, 0.0))[1]
     for kind, seconds in by_kind.most_common():
         lines.append((f"gateway.profile.thread.{kind}", seconds / servers * 1000, "ms"))
+    for kind, seconds in by_kind.most_common():
+        outside_gc = seconds - clock.by_kind.get(kind, 0.0)
+        lines.append((f"gateway.profile.thread.{kind}.outside_gc", outside_gc / servers * 1000, "ms"))
     lines.append(("gateway.profile.gc", sum(clock.seconds.values()) / servers * 1000, "ms"))
     for generation in sorted(clock.count):
         lines.append((f"gateway.profile.gc.gen{generation}", clock.count[generation], "count"))

@@ -204,6 +204,72 @@ def test_tasks_still_running_when_the_loop_stops_end_cancelled() -> None:
     assert handle.future.cancelled()
 
 
+@pytest.mark.timeout(15)
+def test_a_future_asked_for_only_after_the_task_ended_holds_its_outcome(loop: IoLoop) -> None:
+    # The handle makes its future on first use: an outcome that came first must be handed to it.
+    ended = threading.Event()
+
+    async def answer() -> int:
+        return 7
+
+    async def broken() -> None:
+        raise ValueError("kept")
+
+    async def last() -> None:
+        ended.set()
+
+    handles = [loop.spawn(answer, name="answer"), loop.spawn(broken, name="broken"), loop.spawn(last)]
+    assert ended.wait(5)
+    probe: Future[None] = Future()  # one more loop pass: the tasks above have settled by then
+    loop.post(probe.set_result, None)
+    probe.result(timeout=5)
+    assert handles[0].future.result(timeout=5) == 7
+    with pytest.raises(ValueError, match="kept"):
+        handles[1].future.result(timeout=5)
+    assert handles[2].future.result(timeout=5) is None
+    # Cancelled before it ever started, and asked for afterwards.
+    gate = threading.Event()
+
+    async def never() -> None:
+        gate.set()
+
+    handle = loop.spawn(never, name="never")
+    handle.cancel()
+    assert handle.future.cancelled()
+
+
+@pytest.mark.timeout(15)
+def test_stop_lets_a_shielded_cleanup_finish_and_starts_no_task_spawned_meanwhile() -> None:
+    io_loop = IoLoop(name="cleanup-io")
+    io_loop.start()
+    started = threading.Event()
+    cleaned: Future[bool] = Future()
+    late: list[object] = []
+
+    async def never() -> None:
+        late.append("ran")
+
+    async def forever() -> None:
+        started.set()
+        try:
+            await anyio.sleep(3600)
+        finally:
+            # Cancelled through its scope, anyio's way: a shielded cleanup still runs to its end.
+            with anyio.CancelScope(shield=True):
+                await anyio.sleep(0.05)
+                late.append(io_loop.spawn(never, name="spawned while stopping"))
+                cleaned.set_result(True)
+
+    handle = io_loop.spawn(forever, name="forever")
+    assert started.wait(5)
+    io_loop.stop(timeout=5)
+    assert cleaned.result(timeout=0) is True
+    assert handle.future.cancelled()
+    assert len(late) == 1  # `never` did not run
+    spawned = late[0]
+    assert spawned.future.cancelled()  # type: ignore[attr-defined]
+
+
 class _Ref:
     """Just what Runtime.track reads of an actor ref."""
 

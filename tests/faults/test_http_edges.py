@@ -707,6 +707,35 @@ def test_a_bug_in_one_post_takes_the_transport_down_and_the_server_comes_back(
 
 
 @pytest.mark.timeout(30)
+def test_a_bug_in_the_get_stream_takes_the_transport_down_and_the_server_comes_back(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The GET stream is the connection's one child task (no task group): its unexpected failure must still
+    # end the connection, as a failed child ended the group, and the supervisor reconnect.
+    from mcp_troupe.actors import http_listen
+
+    original = http_listen.GetStream._listen_loop
+    failures = iter([True])
+
+    async def buggy(self: Any) -> None:
+        if next(failures, False):
+            raise RuntimeError("a bug in the GET stream")
+        await original(self)
+
+    monkeypatch.setattr(http_listen.GetStream, "_listen_loop", buggy)
+    fake = FakeMcp(tools={"echo": None})
+    with scripted(fake) as server, http_troupe(server.url, reconnect=FAST_RECONNECT) as troupe:
+        wait_for_status(troupe, lambda status: status.state is ServerState.READY and status.incarnation >= 2)
+        assert troupe.call("mcp__edge__echo", {}).text == "echo: {}"
+    # The first connection went down for that bug, and the supervisor heard why.
+    assert any(
+        record.name == "mcp_troupe.supervisor"
+        and "the HTTP transport failed: RuntimeError('a bug in the GET stream')" in record.getMessage()
+        for record in caplog.records
+    )
+
+
+@pytest.mark.timeout(30)
 def test_a_2025_03_26_batch_answer_is_split_into_its_messages() -> None:
     async def batch(fake: FakeMcp, seen: Seen, exchange: Exchange, message: dict[str, Any]) -> None:
         note = {

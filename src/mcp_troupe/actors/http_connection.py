@@ -3,9 +3,9 @@ the transport-level session id, the protocol-version header and the SSE state.
 
 Its actor, :class:`~mcp_troupe.actors.http.HttpTransport`, only keeps the lifecycle. The connection is
 also the session's :class:`~mcp_troupe.actors.session.Outbound`. One long-lived owner task per connection
-enters and leaves the HTTP client and the task group every exchange runs in, so no cancel scope or client
-is ever closed from a task other than the one that opened it (the anyio task-affinity trap, research/PEERS
-§2.6). The client is :class:`~mcp_troupe.actors.h1.Http1Client` (lean keep-alive HTTP/1.1,
+enters and leaves the HTTP client and the cancel scope every exchange runs under, so no cancel scope or
+client is ever closed from a task other than the one that opened it (the anyio task-affinity trap,
+research/PEERS §2.6). The client is :class:`~mcp_troupe.actors.h1.Http1Client` (lean keep-alive HTTP/1.1,
 ``docs/http.md``), or an ``httpx.AsyncClient`` when a proxy applies or the URL carries credentials
 (:func:`~mcp_troupe.actors.http_pool.http_client`).
 
@@ -50,7 +50,7 @@ import asyncio
 import json
 import logging
 import ssl
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from types import MappingProxyType
 from typing import Any, assert_never
 
@@ -169,7 +169,12 @@ class HttpConnection:
         self._session_id: str | None = None
         self._protocol_version: str | None = None
         self._client: httpx.AsyncClient | Http1Client | None = None
-        self._task_group: anyio.abc.TaskGroup | None = None
+        # The scope of run()'s exchanges while it runs (None before and after): cancelled when the connection
+        # goes down. Not an anyio task group: the GET stream, its one child task, is a plain asyncio task
+        # (_start_child) whose end run() awaits. A task group and anyio's per-task handle, events and closure
+        # were ~40 objects a connection that every full garbage collection walked (issue 18).
+        self._run_scope: anyio.CancelScope | None = None
+        self._children: set[asyncio.Task[None]] = set()
         self._slots: asyncio.Semaphore | None = None
         # Each POST is an asyncio task of its own (see _start_post); a request's, by id, for cancellation.
         self._posts: set[asyncio.Task[None]] = set()
@@ -277,8 +282,8 @@ class HttpConnection:
         self._client = client
         try:
             try:
-                async with anyio.create_task_group() as task_group:
-                    self._task_group = task_group
+                with anyio.CancelScope() as run_scope:
+                    self._run_scope = run_scope
                     # asyncio's, not anyio's: anyio's acquire yields to the loop even when a slot is free
                     # (a cancel-shielded checkpoint), one more loop pass on every call. A cancelled call's
                     # POST task leaves the queue for a slot as it would anyio's (a CancelledError there).
@@ -290,13 +295,14 @@ class HttpConnection:
                     safe_tell(self.session, Opened(self.incarnation, self, self.lane))
                     await self._close_requested.wait()
                     self._stop_posts()
-                    task_group.cancel_scope.cancel()
+                    run_scope.cancel()
+                await self._children_ended()
             except Exception as exc:
-                # A bug in one exchange ends them all (the task group): report the connection as failed so
+                # A bug in the connection's own code ends every exchange: report the connection as failed so
                 # that no call waits for an answer that cannot come, and let the supervisor reconnect.
                 log.exception("server %s: the HTTP transport failed", self.server)
                 self.report_down(f"the HTTP transport failed: {exc!r}")
-            # Down (the task group was cancelled from inside) or closing: either way wait for the close,
+            # Down (the run scope was cancelled from inside) or closing: either way wait for the close,
             # so that the DELETE below happens once, on the supervisor's terms.
             await self._close_requested.wait()
             self._stop_posts()
@@ -304,8 +310,9 @@ class HttpConnection:
             await self._delete_session()
         finally:
             self._stop_posts()
-            self._task_group = None
+            self._run_scope = None
             with anyio.CancelScope(shield=True):
+                await self._children_ended()
                 await client.aclose()
             self._client = None
             self._run_done.set()
@@ -370,8 +377,9 @@ class HttpConnection:
         self._is_down = True
         # Stop every exchange now; the client itself is closed when the supervisor closes us.
         self._stop_posts()
-        if self._task_group is not None:
-            self._task_group.cancel_scope.cancel()
+        if self._run_scope is not None:
+            self._run_scope.cancel()
+        self._get_stream.stop()  # the run scope's child, as it was the task group's
 
     def _stop_posts(self) -> None:
         """Cancel every POST (down or closing): no queued write becomes one any more."""
@@ -467,7 +475,7 @@ class HttpConnection:
         return headers
 
     def _start_post(self, frame: bytes, outgoing: Outgoing) -> None:
-        if self._task_group is None or self._is_down or self._is_closing:
+        if self._run_scope is None or self._is_down or self._is_closing:
             return
         # What the frame is comes with it: our own frames are never decoded again here.
         message: jsonrpc.Message
@@ -499,8 +507,8 @@ class HttpConnection:
                 pass
             case _:
                 assert_never(message)
-        # A plain asyncio task, not one of the task group's: anyio's start_soon costs several times more,
-        # and only the GET stream needs the group. What the group did for POSTs is done here: they are
+        # A plain asyncio task, as the GET stream's is (_start_child): anyio's start_soon costs several times
+        # more. What a task group would do for POSTs is done here: they are
         # cancelled when the connection goes down or closes (_stop_posts), a bug in one reports the
         # connection down (_post_ended), and a cancelled call's POST is cancelled by its task.
         task = asyncio.get_running_loop().create_task(
@@ -551,9 +559,9 @@ class HttpConnection:
             if own_gate is not None:
                 if (
                     is_acknowledged
-                    and self._task_group is not None
+                    and self._run_scope is not None
                     and not (self._is_down or self._is_closing)
-                    and self._get_stream.start(self._task_group, lambda: self._open_gate(own_gate))
+                    and self._get_stream.start(self._start_child, lambda: self._open_gate(own_gate))
                 ):
                     # The requests after the handshake wait until the server has answered the GET (or for
                     # GET_GATE_SECONDS): a server sends what it initiates on that stream, and what it sends
@@ -862,9 +870,31 @@ class HttpConnection:
         self._tell(SessionExpired(self.incarnation, [(frame, outgoing)]))
 
     def _start_listening(self) -> None:
-        task_group = self._task_group
-        if task_group is not None and not self._is_down and not self._is_closing:
-            self._get_stream.start(task_group)
+        if self._run_scope is not None and not self._is_down and not self._is_closing:
+            self._get_stream.start(self._start_child)
+
+    def _start_child(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run ``coroutine`` (the GET stream) as a task that run() waits for before it closes the client."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._children.add(task)
+        task.add_done_callback(self._child_ended)
+
+    def _child_ended(self, task: asyncio.Task[None]) -> None:
+        self._children.discard(task)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:
+            # A bug in the GET stream ends the connection, as a failed child ended the task group: no call
+            # may wait for an answer that cannot come; the supervisor reconnects.
+            log.error("server %s: the HTTP transport failed", self.server, exc_info=error)
+            self.report_down(f"the HTTP transport failed: {error!r}")
+
+    async def _children_ended(self) -> None:
+        """Stop the GET stream and wait until its task has ended (what leaving the task group waited for)."""
+        self._get_stream.stop()
+        while self._children:
+            await asyncio.wait(list(self._children))
 
     def adopt_session(self, response: Answer) -> None:
         """Take ``Mcp-Session-Id`` from a *successful* initialize answer, before the session sees it.

@@ -12,11 +12,10 @@ sends and delivers goes through its :class:`ListenHost`, the connection.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 import anyio
-import anyio.abc
 import httpx
 
 from mcp_troupe.actors.h1 import Http1Client
@@ -80,9 +79,13 @@ class GetStream:
         self._is_retried_per_session = False
         self._on_answered: Callable[[], object] | None = None
 
-    def start(self, task_group: anyio.abc.TaskGroup, on_answered: Callable[[], object] | None = None) -> bool:
-        """Open the stream in ``task_group`` unless it is open already or the server offers none; return
-        whether it was started.
+    def start(
+        self,
+        start_task: Callable[[Coroutine[Any, Any, None]], object],
+        on_answered: Callable[[], object] | None = None,
+    ) -> bool:
+        """Open the stream as a task ``start_task`` starts (the connection's child), unless it is open
+        already or the server offers none; return whether it was started.
 
         ``on_answered`` is called once, on the loop, when the server has answered the first GET (its status
         line and headers) or that first attempt ended without an answer.
@@ -91,7 +94,7 @@ class GetStream:
             return False
         scope = self._scope = anyio.CancelScope()
         self._on_answered = on_answered
-        task_group.start_soon(self._listen, scope)
+        start_task(self._listen(scope))
         return True
 
     def _answered(self) -> None:

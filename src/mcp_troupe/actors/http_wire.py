@@ -96,9 +96,13 @@ def media_type(response: Answer) -> str:
 
 
 def is_session_id(value: str) -> bool:
-    # spec: 2025-06-18 transports, session management — "MUST only contain visible ASCII characters
-    # (ranging from 0x21 to 0x7E)".
-    return bool(value) and all(0x21 <= ord(char) <= 0x7E for char in value)
+    """Whether ``value`` may be an ``Mcp-Session-Id``.
+
+    spec: 2025-06-18 transports, session management — "MUST only contain visible ASCII characters (ranging
+    from 0x21 to 0x7E)". ASCII and printable leaves 0x20-0x7E (0x7F and the controls are not printable);
+    without the space, that is the spec's range. Three C scans, not a generator step per character.
+    """
+    return bool(value) and value.isascii() and value.isprintable() and " " not in value
 
 
 def describe(exc: BaseException) -> str:

@@ -3,8 +3,15 @@
 Actors never wait for the loop: they *post* work to it (``call_soon_threadsafe``), and loop code reports back
 with ``actor_ref.tell(...)``. Nothing on the loop blocks or asks an actor (DESIGN §2 rule 2).
 
-The loop is started with ``anyio.run`` on the asyncio backend so that tasks live in one task group with
-cancel scopes; transports use asyncio's protocol callbacks directly where that saves a task per read.
+The loop is started with ``anyio.run`` on the asyncio backend; transports use asyncio's protocol callbacks
+directly where that saves a task per read. A spawned task is a plain asyncio task (anyio's cancel scopes and
+sleeps work in it: sniffio finds the running task) with an anyio cancel scope of its own, which
+:meth:`IoLoop.stop` cancels, as a task group's scope would cancel its children. Not a task group: its
+``start_soon`` cannot be called from a loop callback (sniffio finds no task there), so it took a spawner task
+woken per spawn (one more loop pass), and each task it starts carries anyio's task handle, an anyio and an
+asyncio event and a done closure: some 40 objects the garbage collector walks for as long as the task lives,
+which for a connection's task is the life of the connection (issue 18: a gateway's heap grows by them per
+server, and every full collection walks them all).
 
 Why not anyio's ``BlockingPortal``: its ``start_task_soon`` waits until the loop has taken the task (a
 ``from_thread.run_sync`` round trip), and that wait is what DESIGN §2 rule 2 forbids to actors. So
@@ -17,6 +24,7 @@ spawner's ``on_error`` (for instance, a transport's open task tells its session 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import queue
@@ -24,7 +32,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,26 +56,61 @@ SUBSCRIBER_BACKLOG = 10_000
 """Unread events one subscriber may hold; beyond that its oldest are dropped."""
 
 
+# Guards each TaskHandle's hand-over between "outcome kept" and "future made" (one lock for all: a handle is
+# settled once, and the future asked for at most once; the critical sections are a few attribute reads).
+_HANDLE_LOCK = threading.Lock()
+_RESULT, _ERROR, _CANCELLED = 0, 1, 2
+
+
 class TaskHandle:
     """A task spawned on the loop; ``cancel()`` may be called from any thread, before or after it starts.
 
     ``future`` completes with the task's result, its exception, or cancelled (as anyio's portal futures do);
-    cancelling the future cancels the task too.
+    cancelling the future cancels the task too. The future is made when first asked for: most spawners never
+    ask (a connection's task), and a ``concurrent.futures.Future`` is a condition, a reentrant lock, two lists
+    and a callback, a dozen objects the garbage collector walks as long as the task lives (issue 18). Until
+    then the outcome is kept here and handed to the future when it is made.
     """
 
-    __slots__ = ("_cancelled", "_loop", "_scope", "future")
+    __slots__ = ("_cancelled", "_future", "_loop", "_outcome", "_scope")
 
     def __init__(self, loop: IoLoop) -> None:
         self._loop = loop
         self._scope: anyio.CancelScope | None = None
         self._cancelled = False
-        self.future: Future[Any] = Future()
-        self.future.add_done_callback(self._on_future_done)
+        self._future: Future[Any] | None = None
+        # (_RESULT, value) / (_ERROR, exception) / (_CANCELLED, None) once settled before a future existed.
+        self._outcome: tuple[int, Any] | None = None
+
+    @property
+    def future(self) -> Future[Any]:
+        """The task's outcome (made on first use, already done if the task has ended)."""
+        with _HANDLE_LOCK:
+            future = self._future
+            if future is not None:
+                return future
+            future = self._future = Future()
+            outcome = self._outcome
+        if outcome is None:
+            future.add_done_callback(self._on_future_done)
+        else:
+            _settle_future(future, outcome)
+        return future
+
+    def _settle(self, kind: int, value: Any = None) -> None:
+        """Record the task's outcome (loop thread, or ``cancel()``'s); the first outcome wins."""
+        with _HANDLE_LOCK:
+            future = self._future
+            if future is None:
+                if self._outcome is None:
+                    self._outcome = (kind, value)
+                return
+        _settle_future(future, (kind, value))
 
     def cancel(self) -> None:
         """Cancel the task (a no-op once it has finished)."""
         self._cancelled = True
-        self.future.cancel()
+        self._settle(_CANCELLED)
         self._loop.post_if_running(self._cancel_on_loop)
 
     def _on_future_done(self, future: Future[Any]) -> None:
@@ -78,6 +121,20 @@ class TaskHandle:
     def _cancel_on_loop(self) -> None:
         if self._scope is not None:
             self._scope.cancel()
+
+
+def _settle_future(future: Future[Any], outcome: tuple[int, Any]) -> None:
+    if future.done():
+        return
+    kind, value = outcome
+    # Settled by another thread in between (cancel() against the task's end): the first outcome stands.
+    with contextlib.suppress(InvalidStateError):
+        if kind == _RESULT:
+            future.set_result(value)
+        elif kind == _ERROR:
+            future.set_exception(value)
+        else:
+            future.cancel()
 
 
 class IoLoop:
@@ -91,12 +148,12 @@ class IoLoop:
         self._started = threading.Event()
         self._finished = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._task_group: anyio.abc.TaskGroup | None = None
-        self._stop_requested: anyio.Event | None = None
+        self._stop_requested: asyncio.Event | None = None
         self._closed = False
-        # Tasks to start, handed from loop callbacks to the spawner task (see _spawner).
-        self._to_spawn: deque[_Spawn] = deque()
-        self._spawn_wanted: asyncio.Event | None = None
+        # After a stop is asked for, no task starts (each spawn's future is cancelled at once).
+        self._is_stopping = False
+        # The spawned tasks still running, with their spawns (stop cancels their scopes).
+        self._tasks: dict[asyncio.Task[None], _Spawn] = {}
 
     @property
     def is_running(self) -> bool:
@@ -158,15 +215,31 @@ class IoLoop:
     async def _main(self) -> None:
         self._thread_id = threading.get_ident()
         self._loop = asyncio.get_running_loop()
-        self._stop_requested = anyio.Event()
-        self._spawn_wanted = asyncio.Event()
-        async with anyio.create_task_group() as task_group:
-            self._task_group = task_group
-            task_group.start_soon(self._spawner, name="spawner")
-            self._started.set()
+        self._stop_requested = asyncio.Event()
+        self._started.set()
+        try:
             await self._stop_requested.wait()
-            task_group.cancel_scope.cancel()
-        self._closed = True
+        finally:
+            self._is_stopping = True
+            await self._cancel_tasks()
+            self._closed = True
+
+    async def _cancel_tasks(self) -> None:
+        """Cancel every spawned task and wait until all have ended (those they spawn meanwhile never start).
+
+        A task that has entered its scope is cancelled through it, anyio's way: the cancellation is delivered
+        again until the task leaves the scope, and shielded cleanups inside it finish first, as under a task
+        group. One that has not started yet is cancelled natively and never runs.
+        """
+        while self._tasks:
+            tasks = list(self._tasks.items())
+            for task, spawn in tasks:
+                scope = spawn.handle._scope
+                if scope is not None:
+                    scope.cancel()
+                else:
+                    task.cancel()
+            await asyncio.wait([task for task, _spawn in tasks])
 
     def post(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` on the loop soon; raise :class:`TroupeClosed` when the loop is gone."""
@@ -212,22 +285,20 @@ class IoLoop:
         return handle
 
     def _start_task(self, spawn: _Spawn) -> None:
-        # This runs as a plain loop callback, outside any task. anyio needs a task to tell which backend it
-        # runs on when sniffio is installed, so the task group is entered from the spawner task instead.
-        if self._spawn_wanted is None or self._closed:
-            spawn.handle.future.cancel()
+        # A plain loop callback: the task is created here, at once, with no spawner task to wake.
+        if self._loop is None or self._is_stopping or self._closed:
+            spawn.handle._settle(_CANCELLED)
             return
-        self._to_spawn.append(spawn)
-        self._spawn_wanted.set()
+        task = self._loop.create_task(self._run_task(spawn), name=spawn.name or None)
+        self._tasks[task] = spawn
+        task.add_done_callback(self._on_task_done)
 
-    async def _spawner(self) -> None:
-        assert self._spawn_wanted is not None and self._task_group is not None
-        while True:
-            await self._spawn_wanted.wait()
-            self._spawn_wanted.clear()
-            while self._to_spawn:
-                spawn = self._to_spawn.popleft()
-                self._task_group.start_soon(self._run_task, spawn, name=spawn.name or None)
+    def _on_task_done(self, task: asyncio.Task[None]) -> None:
+        spawn = self._tasks.pop(task, None)
+        if spawn is not None:
+            # A no-op if _run_task settled it; else it was cancelled natively before its first step (the
+            # loop stopping), and its body never ran.
+            spawn.handle._settle(_CANCELLED)
 
     async def _run_task(self, spawn: _Spawn) -> None:
         handle = spawn.handle
@@ -246,15 +317,14 @@ class IoLoop:
                     outcome = exc
         finally:
             if not is_finished and outcome is None:
-                handle.future.cancel()  # cancelled, by its handle or by the loop stopping
+                handle._settle(_CANCELLED)  # cancelled, by its handle or by the loop stopping
         if outcome is None:
-            if is_finished and not handle.future.done():
-                handle.future.set_result(result)
+            if is_finished:
+                handle._settle(_RESULT, result)
             return
         # Never swallowed: logged with the task's name, kept on its future, and reported to the spawner.
         log.error("task %s failed: %r", spawn.name or spawn.fn, outcome, exc_info=outcome)
-        if not handle.future.done():
-            handle.future.set_exception(outcome)
+        handle._settle(_ERROR, outcome)
         if spawn.on_error is not None:
             try:
                 spawn.on_error(outcome)

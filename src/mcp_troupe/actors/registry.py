@@ -791,8 +791,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         record.session = record.lane = None
         self.board.routes = {}
         incarnation = max(msg.incarnation, record.status.incarnation)
-        if not record.restarts.allow(self._clock()):
-            reason = f"{msg.reason}; gave up after {record.restarts.describe()}"
+        restarts = record.restart_intensity()
+        if not restarts.allow(self._clock()):
+            reason = f"{msg.reason}; gave up after {restarts.describe()}"
             log.error("server %s: %s", msg.server, reason)
             record.status = replace(
                 record.status, state=ServerState.FAILED, last_error=reason, pid=None, session_id=None

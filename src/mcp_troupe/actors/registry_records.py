@@ -92,8 +92,16 @@ class ServerRecord:
     # The built-in capabilities ("resources", "prompts") of its last handshake. Kept while the server
     # reconnects, so the built-in tools stay listed (not ready) instead of coming and going.
     offers: frozenset[str] | None = None
-    # Crashes of its supervisor (each answered with a new one), limited like OTP's restart intensity.
-    restarts: RestartIntensity = field(default_factory=lambda: RestartIntensity(SUPERVISOR_RESTARTS, 60.0))
+    # Crashes of its supervisor (each answered with a new one), limited like OTP's restart intensity. Made
+    # at the first crash: most supervisors never crash, and in a gateway every object a server keeps is
+    # walked by each full garbage collection (issue 18).
+    restarts: RestartIntensity | None = None
+
+    def restart_intensity(self) -> RestartIntensity:
+        """The restart intensity of its supervisor's crashes (made on first use)."""
+        if self.restarts is None:
+            self.restarts = RestartIntensity(SUPERVISOR_RESTARTS, 60.0)
+        return self.restarts
 
     @property
     def is_ready(self) -> bool:
