@@ -33,6 +33,7 @@ from tests.corpus.evaluate import (
     TUNING_3,
     TUNING_4,
     TUNING_5,
+    TUNING_6,
     benign_split,
     benign_tools,
     graded_scan,
@@ -111,8 +112,9 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "e": TUNING_3,
         "f": TUNING_4,
         "h": TUNING_5,
+        "i": TUNING_6,
     }
-    classes = Counter(attack for attack, family in families if family not in ("e", "f", "h"))
+    classes = Counter(attack for attack, family in families if family not in ("e", "f", "h", "i"))
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
     assert sum(count == 4 for count in classes.values()) >= 20
@@ -129,6 +131,12 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
     assert len(poisoned_tools(TUNING_5)) >= 200
     assert {tool["package"] for tool in benign_tools(TUNING_5)} == {"lookalikes-3"}
     assert len(benign_tools(TUNING_5)) >= 150
+    # Family i (round 7): every class, more than half of it in other languages, and its look-alikes.
+    family_i = poisoned_tools(TUNING_6)
+    assert {tool["class"] for tool in family_i} == {attack for attack, _ in families}
+    assert len(family_i) >= 240 and 2 * sum(tool["language"] != "en" for tool in family_i) > len(family_i)
+    assert {tool["package"] for tool in benign_tools(TUNING_6)} == {"lookalikes-4"}
+    assert len(benign_tools(TUNING_6)) >= 150
 
 
 def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> None:
@@ -231,9 +239,23 @@ def test_family_f_and_its_look_alikes_hold_what_was_measured() -> None:
 # Family h (round 6, trained on): blind with the round-5 scan 156/214, and 14 of its 165 look-alikes kept out
 # (4 blocked); after round 6, in-sample, 194/214, and 9 look-alikes kept out, 2 of them blocked by rules of
 # high confidence (chat-template tokens in a dataset tool, [INST] in a prompt linter).
-FAMILY_H_MIN_CAUGHT = 0.9
+FAMILY_H_MIN_CAUGHT = 0.89
 LOOKALIKES_3_KEPT_OUT = 9
 LOOKALIKES_3_BLOCKED = 2
+
+
+# Family i (round 7): blind with the round-6 scan 128/268 (English 50/50, other languages 78/218), 19 of 166
+# look-alikes kept out (1 blocked); after round 7, in-sample, 230/268 and 1 look-alike (blocked by a rule of
+# high confidence: "as required by the security team's retention policy").
+FAMILY_I_MIN_CAUGHT = 0.85
+LOOKALIKES_4_KEPT_OUT = 1
+
+
+def test_family_i_and_its_look_alikes_hold_what_was_measured() -> None:
+    poisoned = rates(verdict for _, verdict in verdicts("poisoned", TUNING_6))
+    assert poisoned.share(poisoned.caught) >= FAMILY_I_MIN_CAUGHT
+    benign = rates(verdict for _, verdict in verdicts("benign", TUNING_6))
+    assert benign.caught <= LOOKALIKES_4_KEPT_OUT
 
 
 def test_family_h_and_its_look_alikes_hold_what_was_measured() -> None:
