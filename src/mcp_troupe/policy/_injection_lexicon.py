@@ -227,7 +227,12 @@ def _compile() -> tuple[
     for group, entries in GROUP_ENTRIES.items():
         for entry in entries.split():
             entry = entry.replace("_", " ")  # a phrase of several words (por_favor, đồng_ý)
-            if not entry.isascii() and not entry.endswith("*") and len(fold(entry)) < 4:
+            if (
+                not _UNSPACED.search(entry)
+                and not entry.isascii()
+                and not entry.endswith("*")
+                and len(fold(entry)) < 4
+            ):
                 # A short word whose diacritics carry it (Vietnamese ý, ẩn): matched as written, since
                 # without them it is another language's common word (Spanish y, an).
                 raw.setdefault(entry.lower(), set()).add(group)
@@ -307,7 +312,17 @@ def _gate() -> tuple[frozenset[bytes], frozenset[bytes], frozenset[bytes]]:
 
 
 _GATE_WORDS, _GATE_FIVE, _GATE_FOUR = _gate()
-_ENGLISH_BYTES: Final = frozenset(word.encode() for word in _ENGLISH)
+# For the ASCII gate only (not for is_english): more English words that no lexicon above spells the same.
+_ENGLISH_BYTES: Final = frozenset(
+    word.encode()
+    for word in (
+        *_ENGLISH,
+        *("returns", "return", "from", "by", "be", "if", "when", "which", "where", "what", "how", "its"),
+        *("their", "into", "will", "can", "should", "use", "using", "given", "get", "gets", "list", "lists"),
+        *("create", "creates", "show", "shows", "number", "nothing", "optional", "look", "name", "path"),
+        *("file", "files", "query", "results", "value", "string", "id", "page", "data", "new", "default"),
+    )
+)
 
 
 def maybe_foreign(text: str, split: Iterable[bytes]) -> bool:
