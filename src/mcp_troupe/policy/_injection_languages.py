@@ -22,7 +22,7 @@ for review) where a real tool might say the same, ``high`` where the sentence al
 attack (an earlier instruction voided, a secret moved to a destination).
 """
 
-# ruff: noqa: E501, RUF001, RUF002 - the lexicons are data: words of other scripts, one role to a string.
+# ruff: noqa: E501, RUF001, RUF002, RUF003 - the lexicons are data: words of other scripts, one role to a string.
 from __future__ import annotations
 
 import itertools
