@@ -14,6 +14,16 @@ Words of Latin and Cyrillic script are matched whole (``\\b``); Chinese and Japa
 words, so their entries are matched as they stand, and chosen long enough not to occur inside unrelated words
 (no single characters such as 先 or 别). A sentence ends at ``.``, ``。``, ``！``, ``？`` or a line break.
 
+Round 7 (helper ``inject5``) added the words of Korean, Dutch, Swedish, Polish, Czech, Ukrainian, Turkish,
+Indonesian, Vietnamese, Arabic and Hindi to every role above (the first line of each lexicon), and roles for
+intents that only the English rules read before: "no need to tell the user", earlier instructions declared
+void or outranked, a destructive command to run (without confirmation: high), a memory planted for later,
+this tool preferred over every other one, the system prompt (high where it is to be put somewhere), a URL
+whose query value is left to fill with the conversation, and an address that also gets every message or gets
+it whatever the user chose. Three rules gained guards found on look-alikes in those languages: a tool that
+checks WHETHER the user consented, a set-up step run once before the other tools to load a configuration,
+and a tool that masks private data or scans for leaked secrets (or says the data is NOT sent).
+
 The trigger groups of each rule (the prefilter's ``_needs``) are derived from the lexicons, like those of the
 English intent rules: an entry whose first word holds an ASCII run (``instrucción`` holds ``instrucci``) is
 triggered by its longest run, which every match holds whole; an entry of another script is a fragment, which
@@ -80,11 +90,19 @@ def _trigger(words: list[str]) -> str:
     every match holds whole, bounded by a space, a non-ASCII letter or punctuation inside the entry, or by
     the entry's bounds (which no [a-z0-9] may cross); a fragment (the first word) where it has none."""
     # Folded as the prefilter folds the text (Turkish ı is i to IGNORECASE, so kullanıcı is kullanici).
-    runs: list[str] = [
-        run for word in words for run in _ASCII_RUN.findall(word.translate(_ASCII_LOOKALIKES).lower())
-    ]
+    folded = [word.translate(_ASCII_LOOKALIKES).lower() for word in words]
+    runs: list[str] = [run for word in folded for run in _ASCII_RUN.findall(word)]
+    # Round 7 (cost): a run of four letters or more where there is one; else a word of another script (a
+    # fragment, looked for only in text that is not ASCII) rather than a short run such as "has" (of
+    # hasło), "g" (of gửi) or "api" (of api 키), which English text is full of.
+    long_runs = [run for run in runs if len(run) >= 4 and run not in _COMMON_WORDS]
+    if long_runs:
+        return max(long_runs, key=len)
+    other_script = [word for word in folded if not word.isascii()]
+    if other_script:
+        return other_script[0]
     if not runs:
-        return words[0].lower()
+        return folded[0]
     return max(runs, key=lambda run: (run not in _COMMON_WORDS, len(run)))
 
 
@@ -309,6 +327,7 @@ _THIS = _lexicon(
     "этот|данный инструмент|本工具|此工具|这个工具|该工具|このツール|本ツール|こちら"
 )
 _SEND = _lexicon(
+    "kopiuj|skopiuj|copia|copie|kopiere|kopieer|kopiera|zkopíruj|скопируй|скопіюй|kopyala|salin|sao chép|复制|コピー|복사|"
     "보내|전달|첨부|넣어|stuur|verstuur|voeg toe|doorsturen|wyślij|przekaż|dołącz|wstaw|umieść|gönder|gönderin|ekleyin|iletin|أرسل|أرفق|ضع|भेजें|डालें|संलग्न करें|gửi|đính kèm|điền|chèn|kirim|kirimkan|sertakan|masukkan|lampirkan|tambahkan|надішли|надішліть|вставте|додайте|skicka|bifoga|lägg till|pošli|pošlete|přilož|vlož|vložte|pon su contenido|pásalo|"
     "envía|envia|enviar|envíe|envie|manda|mandar|pon|ponga|poner|incluye|incluir|pasa|pasar|adjunta|"
     "envoyez|envoie|envoyer|transmettez|transmettre|mettez|mettre|incluez|inclure|joignez|passez|"
@@ -326,7 +345,7 @@ _READ = _lexicon(
     "读取|读出|打开|読み取|読み込|開い"
 )
 _SECRET = _lexicon(
-    "비밀번호|암호|api 키|토큰|자격 증명|개인 키|wachtwoord|wachtwoorden|api-sleutel|hasło|hasła|klucz api|şifre|şifresi|parola|api anahtarı|كلمة المرور|مفتاح api|पासवर्ड|एपीआई कुंजी|mật khẩu|khóa api|kata sandi|kunci api|lösenord|api-nyckel|heslo|api klíč|access token|åtkomsttoken|"
+    "비밀번호|암호|api 키|토큰|자격 증명|개인 키|wachtwoord|wachtwoorden|api-sleutel|hasło|hasła|klucz api|şifre|şifresi|parola|api anahtarı|كلمة المرور|مفتاح api|पासवर्ड|एपीआई कुंजी|mật khẩu|khóa api|kata sandi|kunci api|lösenord|api-nyckel|heslo|api klíč|åtkomsttoken|"
     "contraseña|contraseñas|clave api|clave de api|claves api|token|tokens|credenciales|clave privada|"
     "mot de passe|mots de passe|clé api|clé d'api|clés api|jeton|jetons|identifiants|clé privée|"
     "passwort|passwörter|kennwort|api-schlüssel|api-key|zugangsdaten|privaten schlüssel|"
@@ -341,6 +360,7 @@ _SECRET_PATH = _lexicon(
     "~/.ssh|id_rsa|id_ed25519|.env|~/.aws|credentials|~/.netrc|~/.kube|.npmrc|.pgpass|/etc/passwd"
 )
 _PARAMETER = _lexicon(
+    "pola|pól|"
     "매개변수|파라미터|필드|veld|parametr|pole|polu|parametre|alan|alanına|alanında|حقل|معامل|फ़ील्ड|पैरामीटर|tham số|trường|kolom|bidang|полі|fält|fältet|poli|"
     "parámetro|parametro|campo|argumento|paramètre|champ|feld|parâmetro|параметр|"
     "параметре|поле|аргумент|参数|字段|パラメータ|引数|フィールド"
@@ -392,7 +412,7 @@ _VOID = _lexicon(
     "имеют приоритет|має пріоритет|优先于|より優先|우선합니다"
 )
 _RUN = _lexicon(
-    "ejecuta|ejecute|ejecutar|lanza|exécutez|exécute|lancez|führe|führen sie|ausführen|execute|executar|rode|"
+    "ejecuta|ejecute|ejecutar|lanza|exécutez|exécute|lancez|führe|führen sie|ausführen|executar|"
     "esegui|eseguire|lancia|voer|uitvoeren|kör|uruchom|wykonaj|spusť|spusťte|выполни|выполните|запусти|"
     "виконай|виконайте|запусти|çalıştır|çalıştırın|jalankan|chạy|thực thi|شغّل|نفّذ|चलाएं|执行|运行|実行|실행"
 )
@@ -402,7 +422,7 @@ _DESTROY = (
     "rm git drop truncate mkfs dd format del",
 )
 _CONTEXT = _lexicon(
-    "conversación|mensaje|mensajes|historial|resumen|conversation|message|messages|historique|résumé|"
+    "conversación|mensaje|mensajes|historial|resumen|historique|résumé|"
     "conversa|mensagem|histórico|resumo|conversazione|messaggio|cronologia|riassunto|unterhaltung|gespräch|"
     "gesprächsverlauf|nachricht|verlauf|zusammenfassung|gesprek|bericht|geschiedenis|samenvatting|samtal|"
     "meddelande|historik|sammanfattning|rozmowy|wiadomości|wiadomość|historii|podsumowanie|konverzace|zprávy|"
@@ -420,13 +440,7 @@ _REGARDLESS = _lexicon(
     "independientemente|sin importar|quel que soit|quelle que soit|quels que soient|peu importe|"
     "independentemente|seja qual for|a prescindere|indipendentemente|unabhängig|egal|ongeacht|oavsett|"
     "niezależnie|bez ohledu|независимо|незалежно|ne olursa olsun|fark etmeksizin|terlepas|apa pun|bất kể|"
-    "بغض النظر|चाहे|不管|无论|不论|に関係なく|にかかわらず|관계없이|상관없이|whatever"
-)
-_REMEMBER = _lexicon(
-    "recuerda|guarda|memoriza|mémorise|retiens|enregistre|lembre|memorize|guarde|ricorda|memorizza|salva|"
-    "merke dir|speichere|onthoud|sla op|kom ihåg|spara|zapamiętaj|zapisz|zapamatuj|ulož|запомни|сохрани|"
-    "запам'ятай|збережи|hatırla|kaydet|ingat|simpan|hãy nhớ|lưu|记住|保存|記憶して|覚えて|保存して|기억해|저장해|"
-    "تذكر|احفظ|याद रखें|सहेजें"
+    "بغض النظر|चाहे|不管|无论|不论|に関係なく|にかかわらず|관계없이|상관없이"
 )
 _MEMORY = _lexicon(
     "memoria|mémoire|memória|gedächtnis|geheugen|minne|pamięci|paměti|памяти|пам'яті|belleğe|hafızana|memori|"
@@ -435,7 +449,7 @@ _MEMORY = _lexicon(
 _FUTURE = _lexicon(
     "futuras|futuros|futura|futur|futures|futurs|futuri|künftig|künftigen|zukünftig|zukünftigen|toekomstige|"
     "framtida|przyszłe|przyszłych|budoucí|будущие|будущих|майбутні|gelecekteki|masa depan|tương lai|今后|以后|"
-    "将来|今後|앞으로|향후|المستقبل|भविष्य|dauerhaft|permanente|permanentemente|permanent|永久|永続|영구|всегда"
+    "将来|今後|앞으로|향후|المستقبل|भविष्य"
 )
 _SYSTEM_PROMPT = _lexicon(
     "prompt del sistema|prompt de sistema|instrucciones del sistema|prompt système|prompt do sistema|"
@@ -540,8 +554,8 @@ def _not_set_up_once(text: str, match: re.Match[str]) -> bool:
 
 
 def _not_masking_or_scanning(text: str, match: re.Match[str]) -> bool:
-    """Round 7: not a tool that masks private data or scans for leaked secrets, and not a sentence that
-    says the data is NOT sent ("保存も送信もされません")."""
+    """Round 7: not a tool that masks private data or scans for leaked secrets, not a sentence that says
+    the data is NOT sent ("保存も送信もされません"), and not a copy to the user's clipboard."""
     return _MASK_OR_SCAN_RE.search(_sentence_around(text, match, 80, 60)) is None
 
 
@@ -560,7 +574,10 @@ _ONCE_RE: Final = re.compile(
 _MASK_OR_SCAN_RE: Final = re.compile(
     r"個人情報|个人信息|개인정보|伏せ字|打码|마스킹|maskier|masqu|mascar|mascher|маскир|maskowan|"
     r"扫描|スキャン|스캔|scann|escane|analys|verifica|検出|检测|されません|しません|されない|"
-    r"(?<![a-z])(?:scan|detect|redact)",
+    r"(?<![a-z])(?:scan|detect|redact)|"
+    # The clipboard is the user's own machine: a password manager copies a secret there.
+    r"portapapeles|presse-papiers|zwischenablage|área de transferência|appunti|klembord|urklipp|schowk|schowek|"
+    r"schránk|буфер обмена|буфер обміну|pano|papan klip|bộ nhớ tạm|剪贴板|クリップボード|클립보드|clipboard",
     re.IGNORECASE,
 )
 
@@ -605,18 +622,19 @@ MODEL_DIRECTIVE_FOREIGN: Final[list[_Pattern]] = [
     (*_any_order(_NOT_TELL_WORD, _USER, window=40), LOW),
     (*_any_order(_NOT_SHOW_WORD, _OUTPUT, window=40), LOW),
     # Earlier instructions declared void (or outranked), with no verb of ignoring.
-    (*_any_order(_EARLIER, _ORDERS, _VOID, window=40), HIGH, _not_defensive, None),
+    (*_any_order(_EARLIER, _ORDERS, _VOID, window=40), LOW, _not_defensive, None),
     # A destructive command to run: rm -rf, git push --force, DROP TABLE; with no confirmation, high.
     (*_any_order(_DESTROY, _RUN, window=60), LOW),
     (*_any_order(_DESTROY, _NO_NEED, window=80), HIGH),
     (*_any_order(_DESTROY, _SKIP_CONFIRMATION, window=80), HIGH),
     # A memory planted for later: guarda en tu memoria ... futuras, 永久保存到你的记忆中.
-    (*_any_order(_REMEMBER, _MEMORY, window=30), LOW),
+    # (Not "save it in memory" alone: a memory tool says that. What is planted is about what comes later.)
     (*_any_order(_MEMORY, _FUTURE, window=60), LOW),
+    (*_any_order(_MEMORY, _ADDRESS_ROLE, window=80), LOW),
     # This tool preferred over every other one.
     (*_any_order(_PREFER, _ANY_OTHER, _TOOL, window=40), LOW),
     # Talk of the system prompt (the model's own instructions): high where it is to be put somewhere.
-    (*_ordered(_SYSTEM_PROMPT, window=0), HIGH, _to_a_destination, LOW),
+    (*_ordered(_SYSTEM_PROMPT, window=0), HIGH, _to_a_destination, None),
 ]
 
 SHADOWING_FOREIGN: Final[list[_Pattern]] = [
