@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mcp_troupe.policy._injection_lexicon import foreign_groups, maybe_foreign
+from mcp_troupe.policy._injection_lexicon import GROUP_ENTRIES, foreign_groups, maybe_foreign
 from mcp_troupe.policy._injection_model import _may_score, features
 from mcp_troupe.policy.injection import grade, scan_tool
 
@@ -111,3 +113,30 @@ def test_the_gate_lets_every_scored_sentence_through(text: str) -> None:
             assert maybe_foreign(text, text.lower().encode().split()) or not foreign_groups(
                 text, text.split()
             )
+
+
+_VOCABULARY = sorted(
+    {
+        entry.replace("_", " ").rstrip("*") + suffix
+        for entries in GROUP_ENTRIES.values()
+        for entry in entries.split()
+        for suffix in ("", "s", "ción")
+    }
+    | {"the", "search", "files", "tool", "returns", "ünïcödé", "。", ".", "\n", "!", "x"}
+)
+
+
+@given(st.lists(st.sampled_from(_VOCABULARY), min_size=1, max_size=30), st.text(max_size=20))
+@settings(max_examples=200, deadline=None)
+def test_the_gate_never_skips_a_text_the_scorer_would_score(words: list[str], noise: str) -> None:
+    from mcp_troupe.policy._injection_lexicon import _ENGLISH_BYTES
+    from mcp_troupe.policy._injection_model import sentences
+
+    text = " ".join(words) + " " + noise
+    ascii_english = text.isascii() and not _ENGLISH_BYTES.isdisjoint(
+        text.lower().encode().translate(bytes(c if chr(c).isalnum() else 32 for c in range(256))).split()
+    )
+    scored = any(features(sentence, markup) is not None for sentence, markup in sentences(text))
+    if scored and not ascii_english:
+        # The one documented bound: an ASCII text with English function words is read for whole words only.
+        assert _may_score(text)
