@@ -417,8 +417,9 @@ _RUN = _lexicon(
     "виконай|виконайте|запусти|çalıştır|çalıştırın|jalankan|chạy|thực thi|شغّل|نفّذ|चलाएं|执行|运行|実行|실행"
 )
 _DESTROY = (
-    r"(?:rm\s+-[a-z]*r[a-z]*f?|rm\s+-[a-z]*f[a-z]*r|git\s+push\s+(?:--force|-f)\b|drop\s+(?:table|database)|"
-    r"truncate\s+table|mkfs|dd\s+if=|format\s+c:|del\s+/[sq])",
+    # Whole words (every match then holds its trigger as a word): not the "mkfs" of "0mkfs".
+    r"(?<![a-z0-9])(?:rm\s+-[a-z]*r[a-z]*f?|rm\s+-[a-z]*f[a-z]*r|git\s+push\s+(?:--force|-f)\b|"
+    r"drop\s+(?:table|database)|truncate\s+table|mkfs(?![a-z0-9])|dd\s+if=|format\s+c:|del\s+/[sq])",
     "rm git drop truncate mkfs dd format del",
 )
 _CONTEXT = _lexicon(
@@ -476,7 +477,7 @@ _NOT_SHOW_WORD = _lexicon(
 )
 
 
-_URL_SLOT = (r"https?://[^\s]{1,200}?[?&][\w.-]{1,30}=(?=[\s)\]\"'»」>{<\[]|$)", "http https")
+_URL_SLOT = (r"(?<![a-z0-9])https?://[^\s]{1,200}?[?&][\w.-]{1,30}=(?=[\s)\]\"'»」>{<\[]|$)", "http https")
 _ADDRESS_ROLE = (r"[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}", "@")
 _SEND_ANY = _lexicon(
     "envía|enviar|enviada|enviado|envoyé|envoyée|transmis|transmise|enviada|encaminhada|inviata|inviato|"
