@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.corpus.family_h import LOOKALIKES_3
+from tests.corpus.family_i import LOOKALIKES_4, LOOKALIKES_4_LANGUAGES
 
 OUT = Path(__file__).resolve().parent / "benign_lookalikes.json"
 
@@ -646,6 +647,16 @@ def main() -> None:
         + [
             {**tool, "registry": "written", "package": "lookalikes-3", "version": "round-6"}
             for tool in LOOKALIKES_3
+        ]
+        + [
+            {
+                **tool,
+                "registry": "written",
+                "package": "lookalikes-4",
+                "version": "round-7",
+                "language": LOOKALIKES_4_LANGUAGES[tool["name"]],
+            }
+            for tool in LOOKALIKES_4
         ]
     )
     names = [entry["name"] for entry in entries]

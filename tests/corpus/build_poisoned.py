@@ -26,10 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from tests.corpus.family_h import FAMILY_H, FAMILY_H_LANGUAGES
+from tests.corpus.family_i import FAMILY_I, FAMILY_I_LANGUAGES
 
 OUT = Path(__file__).resolve().parent / "poisoned_real.json"
 # Family a was tuned on; b was the first held-out part, measured once and then tuned on; c is held out; d is
-# held out too (round 3); e (round 4) is a third tuning part, f (round 5) a fourth, h (round 6) a fifth.
+# held out too (round 3); e (round 4) is a third tuning part, f (round 5) a fourth, h (round 6) a fifth,
+# i (round 7, mostly other languages) a sixth.
 SPLITS = {
     "a": "tuning",
     "b": "tuning-2",
@@ -38,6 +40,7 @@ SPLITS = {
     "e": "tuning-3",
     "f": "tuning-4",
     "h": "tuning-5",
+    "i": "tuning-6",
 }
 
 # Ordinary tools that carry a payload. Each is a plausible definition on its own.
@@ -1414,6 +1417,12 @@ for _attack, _payloads in FAMILY_F.items():
 for _attack, _payloads in FAMILY_H.items():
     CLASSES[_attack][2]["h"] = list(_payloads)
 LANGUAGES.update(FAMILY_H_LANGUAGES)
+
+# Family i (round 7, helper `inject5`): a sixth tuning part, more than half in other languages, in
+# tests/corpus/family_i.py. Written without reading family c, d or g.
+for _attack, _payloads in FAMILY_I.items():
+    CLASSES[_attack][2]["i"] = list(_payloads)
+LANGUAGES.update(FAMILY_I_LANGUAGES)
 
 
 def _digest(text: str) -> int:

@@ -42,6 +42,10 @@ learned scorer was trained, and trained on."""
 TUNING_5 = "tuning-5"
 """Poisoned family ``h`` and the round-6 look-alikes (package ``lookalikes-3``): written before round 6
 changed the scorer, measured blind, then trained on (``tests/corpus/family_h.py``)."""
+TUNING_6 = "tuning-6"
+"""Poisoned family ``i`` and the round-7 look-alikes (package ``lookalikes-4``), mostly in other languages:
+written before round 7 changed the scan, measured blind, then tuned and trained on
+(``tests/corpus/family_i.py``)."""
 HELD_OUT_3 = "held-out-3"
 """Round 5 (2026-12-02, helper ``corpusg``): poisoned family ``g`` (``poisoned_held_out_3.json``), real
 tools of packages no earlier corpus used (``benign_real_3.json``) and written look-alikes
@@ -93,7 +97,9 @@ def benign_split(registry: str, package: str) -> str:
     if registry == LOOKALIKES:
         if package == LOOKALIKES_3:
             return HELD_OUT_3
-        return {"lookalikes-2": TUNING_4, "lookalikes-3": TUNING_5}.get(package, TUNING_3)
+        return {"lookalikes-2": TUNING_4, "lookalikes-3": TUNING_5, "lookalikes-4": TUNING_6}.get(
+            package, TUNING_3
+        )
     if f"{registry}:{package}" in _held_out_3_packages():
         return HELD_OUT_3
     if f"{registry}:{package}" not in _seen_packages():
@@ -238,7 +244,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--split",
-        choices=(HELD_OUT, HELD_OUT_2, HELD_OUT_3, TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, "all"),
+        choices=(
+            HELD_OUT,
+            HELD_OUT_2,
+            HELD_OUT_3,
+            TUNING,
+            TUNING_2,
+            TUNING_3,
+            TUNING_4,
+            TUNING_5,
+            TUNING_6,
+            "all",
+        ),
         default=HELD_OUT,
     )
     parser.add_argument(

@@ -47,6 +47,7 @@ from tests.corpus.evaluate import (
     TUNING_3,
     TUNING_4,
     TUNING_5,
+    TUNING_6,
     benign_tools,
     graded_scan,
     load,
@@ -65,9 +66,9 @@ from mcp_troupe.policy._injection_model import (
 from mcp_troupe.policy._injection_text import _normalise
 from mcp_troupe.policy.injection import _schema_strings, grade
 
-TRAINING_FAMILIES = ("a", "b", "e", "f", "h")
-BENIGN_SPLITS = (TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5)
-LOOKALIKE_FAMILY = {"lookalikes": "e", "lookalikes-2": "f", "lookalikes-3": "h"}
+TRAINING_FAMILIES = ("a", "b", "e", "f", "h", "i")
+BENIGN_SPLITS = (TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, TUNING_6)
+LOOKALIKE_FAMILY = {"lookalikes": "e", "lookalikes-2": "f", "lookalikes-3": "h", "lookalikes-4": "i"}
 """The written look-alikes were each written with one poisoned family, by the same author in the same hour,
 so they are held out with it: a fold tests a family and the look-alikes written beside it together."""
 MAX_FP = 0.005

@@ -38,22 +38,35 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from mcp_troupe.policy._injection_lexicon import fold, foreign_groups, is_english, maybe_foreign
 from mcp_troupe.policy._injection_rules import LOW, _Hit
 from mcp_troupe.policy._injection_text import _escape
 
 _LOG = logging.getLogger("mcp_troupe.policy")
 
 MODEL_FILE: Final = Path(__file__).with_name("injection_model.tsv.gz")
-FORMAT: Final = "mcp-troupe injection scorer 2"
+FORMAT: Final = "mcp-troupe injection scorer 3"
 """The first line of the model file; a file of another format is refused. Format 2 (round 6) has the
-groups, shapes and addressee features of :func:`features`; a format-1 file's weights would mean other
-features."""
+groups, shapes and addressee features of :func:`features`; format 3 (round 7) feeds the groups from the
+lexicons of nineteen other languages (``_injection_lexicon``), reads Han and Kana runs as character pairs
+and ends sentences at the ideographic full stop; an older file's weights would mean other features."""
 
 _WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 # Sentences end at . ! ? followed by space, at line breaks, and at HTML comment markers (an attacker's
 # "<!-- note for the assistant -->" is its own sentence). Not at ";": "it is routine; do not mention it"
 # is one thought, and cross-validation lost a fifth of its catches when it was split there.
-_SENTENCE_BREAK: Final = re.compile(r"(?<=[.!?])\s+|\n+|<!--|-->")
+# Round 7: also after the ideographic full stop and the danda, which need no space after them.
+_SENTENCE_BREAK: Final = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f\u0964\u061f])\s*|\n+|<!--|-->")
+# Han and Kana: no spaces between words, so a run is read as its overlapping character pairs (a Chinese
+# word is mostly one or two characters; a pair is the unit that carries meaning without a dictionary).
+_UNSPACED_RUN: Final = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]{2,}")
+_FOREIGN_TRIGGERS: Final = frozenset(
+    (
+        *("user", "model", "you", "oblige", "negate", "secrecy", "hide", "authority", "deprecated"),
+        *("noask", "prior", "instead", "secret", "polite", "conversation"),
+    )
+)
+"""The groups whose words in another language make a sentence scored, as the English trigger words do."""
 _MIN_WORDS: Final = 4
 _MAX_SENTENCE_WORDS: Final = 80
 """A longer sentence is read as its first 80 words: what it says to the model comes early, and it keeps the
@@ -224,8 +237,9 @@ _GATE: Final = frozenset(word.partition("'")[0].encode() for word in _TRIGGERS)
 def _may_score(text: str) -> bool:
     """Whether a sentence of ``text`` may hold a trigger word (never ``False`` when one does)."""
     if text.isascii():
-        return not _GATE.isdisjoint(text.lower().encode().translate(_SEPARATORS).split())
-    return not _TRIGGERS.isdisjoint(_WORD.findall(text.lower()))
+        split = text.lower().encode().translate(_SEPARATORS).split()
+        return not _GATE.isdisjoint(split) or maybe_foreign(text, split)
+    return not _TRIGGERS.isdisjoint(_WORD.findall(text.lower())) or maybe_foreign(text, ())
 
 
 def sentences(text: str) -> Iterator[tuple[str, bool]]:
@@ -249,6 +263,25 @@ def is_value_field(field: str) -> bool:
     return field.endswith((".default", ".const", ".enum", ".examples"))
 
 
+def _words(sentence: str) -> list[str]:
+    """The words of a sentence, lower-cased: a run of Han or Kana as its character pairs, and in a
+    sentence that is not ASCII every word without its diacritics (``usuário`` is ``usuario``)."""
+    lowered = sentence.lower()
+    if lowered.isascii():
+        return _WORD.findall(lowered)[:_MAX_SENTENCE_WORDS]
+    words: list[str] = []
+    for word in _WORD.findall(lowered):
+        if _UNSPACED_RUN.search(word):
+            for piece in re.split(r"([\u3040-\u30ff\u3400-\u9fff]+)", word):
+                if len(piece) > 1 and _UNSPACED_RUN.fullmatch(piece):
+                    words += [piece[index : index + 2] for index in range(len(piece) - 1)]
+                elif piece:
+                    words.append(fold(piece))
+        else:
+            words.append(fold(word))
+    return words[:_MAX_SENTENCE_WORDS]
+
+
 def features(sentence: str, markup: bool = False, value: bool = False) -> list[str] | None:
     """The features of one sentence, or ``None`` when the sentence is not scored (too short, or no trigger
     word). Unigrams are ``u:word``, word pairs ``b:word word``, the first word ``f:word``, structural groups
@@ -256,23 +289,42 @@ def features(sentence: str, markup: bool = False, value: bool = False) -> list[s
     ``a:user``), data-flow shapes (``s:url-slot``, ``s:image`` ...) and their pairs with what is asked
     (``q:image+move``), and ``k:value`` for a sentence inside a schema value (``value``): prose that
     addresses someone is rare in a ``default`` or an ``enum``, and full-schema poisoning puts it there."""
-    words = _WORD.findall(sentence.lower())[:_MAX_SENTENCE_WORDS]
-    if len(words) < _MIN_WORDS or _TRIGGERS.isdisjoint(words):
+    words = _words(sentence)
+    if len(words) < _MIN_WORDS:
         return None
+    foreign: set[str] = set()
+    if _TRIGGERS.isdisjoint(words):
+        # Not an English trigger: a sentence in another language is scored when its words feed a trigger
+        # group (a user, an obligation, something kept from someone ...), read from every lexicon.
+        if is_english(words, sentence):
+            return None
+        foreign = foreign_groups(sentence, words)
+        if foreign.isdisjoint(_FOREIGN_TRIGGERS):
+            return None
+    elif not is_english(words, sentence):
+        foreign = foreign_groups(sentence, words)
     found = [f"u:{word}" for word in words]
     found += [f"b:{first} {second}" for first, second in itertools.pairwise(words)]
     found.append(f"f:{words[0]}")
     present = set(words)
-    groups = sorted(name for name, lexicon in _GROUPS.items() if not lexicon.isdisjoint(present))
+    groups = sorted(
+        name for name, lexicon in _GROUPS.items() if name in foreign or not lexicon.isdisjoint(present)
+    )
     if markup:
         groups.append("markup")
     found += [f"g:{name}" for name in groups]
     found += [f"p:{a}+{b}" for index, a in enumerate(groups) for b in groups[index + 1 :]]
     # Who is addressed: the model (or "you") named in the first words is the subject the sentence orders.
     lead = set(words[:4])
-    if not lead.isdisjoint(_GROUPS["model"]) or not lead.isdisjoint(_GROUPS["you"]):
+    lead_foreign = foreign_groups(" ".join(words[:4]), words[:4]) if foreign else set()
+    if (
+        not lead.isdisjoint(_GROUPS["model"])
+        or not lead.isdisjoint(_GROUPS["you"])
+        or "model" in lead_foreign
+        or "you" in lead_foreign
+    ):
         found.append("a:model")
-    elif not lead.isdisjoint(_GROUPS["user"]):
+    elif not lead.isdisjoint(_GROUPS["user"]) or "user" in lead_foreign:
         found.append("a:user")
     shapes = [name for name, pattern in _SHAPES if pattern.search(sentence)]
     found += [f"s:{name}" for name in shapes]

@@ -205,14 +205,64 @@ def _hits(text: str, *, is_name: bool, prefilter: bool) -> list[_Hit]:
 
 # A property name that is a sentence asking for a secret (full-schema poisoning: the name is the order).
 _NAME_VERBS: Final = frozenset(
-    ("pass", "paste", "send", "dump", "copy", "include", "insert", "attach", "provide", "give", "put")
+    (
+        *("pass", "paste", "send", "dump", "copy", "include", "insert", "attach", "provide", "give", "put"),
+        # Round 7: the same verbs in other languages, as a name spells them (ASCII, no diacritics).
+        *(
+            "pega",
+            "pegar",
+            "pon",
+            "poner",
+            "incluir",
+            "incluye",
+            "envia",
+            "enviar",
+            "adjunta",
+            "cole",
+            "colar",
+        ),
+        *("inclua", "einfuegen", "fuege", "senden", "sende", "kopiere", "incolla", "inserisci", "invia"),
+        *("plak", "voeg", "stuur", "wklej", "wyslij", "vloz", "yapistir", "ekle", "gonder", "tempel"),
+        *("sertakan", "kirim", "colle", "coller", "envoyer", "inclure", "klistra", "bifoga"),
+    )
 )
-_NAME_WHOLE: Final = frozenset(("here", "verbatim", "full", "entire", "whole", "raw", "contents", "content"))
+_NAME_WHOLE: Final = frozenset(
+    (
+        *("here", "verbatim", "full", "entire", "whole", "raw", "contents", "content"),
+        *("aqui", "completo", "completa", "entero", "hier", "gesamten", "ganzen", "vollstaendig", "qui"),
+        *(
+            "intero",
+            "volledige",
+            "hele",
+            "tutaj",
+            "caly",
+            "burada",
+            "tam",
+            "disini",
+            "lengkap",
+            "ici",
+            "complet",
+        ),
+        *("har", "hela", "zde", "cely"),
+    )
+)
 _NAME_SECRETS: Final = frozenset(
     (
         *("ssh", "rsa", "ed25519", "env", "credentials", "credential", "key", "keys", "token", "tokens"),
         *("secret", "secrets", "password", "passwords", "prompt", "history", "chat", "conversation"),
         *("private", "kube", "kubeconfig", "aws", "gcloud", "cookie", "cookies", "netrc", "mnemonic", "seed"),
+        *("historial", "contrasena", "clave", "claves", "senha", "senhas", "chave", "historico", "passwort"),
+        *(
+            "kennwort",
+            "schluessel",
+            "chatverlauf",
+            "gespraechsverlauf",
+            "zugangsdaten",
+            "chiave",
+            "credenziali",
+        ),
+        *("cronologia", "wachtwoord", "sleutel", "haslo", "klucz", "heslo", "klic", "sifre", "parola"),
+        *("anahtar", "sandi", "kunci", "riwayat", "losenord", "mot", "historique", "identifiants", "jeton"),
     )
 )
 
