@@ -55,10 +55,11 @@ HELD_OUT_MIN_CAUGHT = 0.91
 HELD_OUT_2_MIN_CAUGHT = 0.96
 HELD_OUT_MAX_BLOCKED = 1
 # held-out-3 (written by another helper without reading the rules; docs/security.md), measured once on
-# the round-6 scan: 164/234 poisoned kept out (family g), 44/1,653 real tools kept out, 7 of them blocked.
+# the round-6 scan: 164/234 poisoned kept out (family g), 44/1,653 real tools kept out, 7 of them blocked;
+# measured again, the second and last time, on round 7's: 191/234, 39/1,653 kept out, 7 blocked.
 # Failures print counts only: which definitions are missed must not become tuning data.
-HELD_OUT_3_MIN_KEPT_OUT = 164
-HELD_OUT_3_MAX_REAL_KEPT_OUT = 44
+HELD_OUT_3_MIN_KEPT_OUT = 191
+HELD_OUT_3_MAX_REAL_KEPT_OUT = 39
 HELD_OUT_3_MAX_REAL_BLOCKED = 7
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
