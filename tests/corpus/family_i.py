@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.corpus.family_h import _tool
+
 # Each payload is (language, text); FAMILY_I and FAMILY_I_LANGUAGES are derived from these lists.
 _PAYLOADS: dict[str, list[tuple[str, str]]] = {
     "authority-notice": [
@@ -547,20 +549,6 @@ FAMILY_I: dict[str, list[str]] = {
 FAMILY_I_LANGUAGES: dict[str, str] = {
     text: language for payloads in _PAYLOADS.values() for language, text in payloads if language != "en"
 }
-
-
-def _tool(tool_name: str, description: str, /, **properties: Any) -> dict[str, Any]:
-    """A definition with the given properties: a string is a string property's description, a dict is the
-    property itself."""
-    schema_properties = {
-        key: value if isinstance(value, dict) else {"type": "string", "description": value}
-        for key, value in properties.items()
-    }
-    return {
-        "name": tool_name,
-        "description": description,
-        "inputSchema": {"type": "object", "properties": schema_properties, "required": list(properties)[:1]},
-    }
 
 
 def _enum(description: str, *values: str, default: str | None = None) -> dict[str, Any]:

@@ -532,10 +532,8 @@ class HttpConnection:
             return
         error = task.exception()
         if error is not None:
-            # A bug in one exchange: report the connection as failed so that no call waits for an answer
-            # that cannot come, and let the supervisor reconnect (what the task group's failure did).
-            log.error("server %s: the HTTP transport failed", self.server, exc_info=error)
-            self.report_down(f"the HTTP transport failed: {error!r}")
+            # A bug in one exchange (what the task group's failure did).
+            self._failed(error)
 
     async def _post(
         self,
@@ -885,10 +883,14 @@ class HttpConnection:
             return
         error = task.exception()
         if error is not None:
-            # A bug in the GET stream ends the connection, as a failed child ended the task group: no call
-            # may wait for an answer that cannot come; the supervisor reconnects.
-            log.error("server %s: the HTTP transport failed", self.server, exc_info=error)
-            self.report_down(f"the HTTP transport failed: {error!r}")
+            # A bug in the GET stream ends the connection, as a failed child ended the task group.
+            self._failed(error)
+
+    def _failed(self, error: BaseException) -> None:
+        """A bug in one of the connection's tasks: the connection is reported down, so that no call waits
+        for an answer that cannot come, and the supervisor reconnects."""
+        log.error("server %s: the HTTP transport failed", self.server, exc_info=error)
+        self.report_down(f"the HTTP transport failed: {error!r}")
 
     async def _children_ended(self) -> None:
         """Stop the GET stream and wait until its task has ended (what leaving the task group waited for)."""
