@@ -30,18 +30,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import re
-import shutil
 import subprocess
 import sys
-import tempfile
 from contextlib import AsyncExitStack, ExitStack
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make the `benchmarks` package importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import callgrind
 from benchmarks.clients import TroupeClient, troupe_protocol_option
 from benchmarks.servers import echo_command, http_server
 from benchmarks.stats import Figures, Settings, add_subset_option, median, progress, write_report
@@ -54,14 +51,13 @@ ERAS = {"modern": "2026-07-28", "legacy": "legacy"}
 WARMUP = 50
 WORKER_TIMEOUT = 600.0
 """Seconds one counted worker may take (the interpreter runs some 50 times slower under callgrind)."""
-_TOTALS = re.compile(rb"^totals:\s+(\d+)", re.MULTILINE)
 
 
 def available() -> str | None:
     """Why the figure cannot be counted here (``None`` when it can)."""
-    missing = [tool for tool in ("valgrind", "callgrind_control") if shutil.which(tool) is None]
+    missing = callgrind.missing_tools()
     if missing:
-        return f"{' and '.join(missing)} not installed"
+        return missing
     if not troupe_protocol_option():
         return "this mcp-troupe has no ServerConfig.protocol option"
     return None
@@ -71,50 +67,12 @@ def count_calls(transport: str, calls: int) -> dict[str, int]:
     """Client instructions for ``calls`` sequential calls of each era over ``transport``: one worker per era
     under callgrind, the two at once (both meet the same machine); raises ``RuntimeError`` naming a
     worker's failure."""
-    with tempfile.TemporaryDirectory(prefix="mcp-troupe-callgrind-") as scratch:
-        workers: dict[str, subprocess.Popen[bytes]] = {}
-        try:
-            for era in ERAS:
-                command = [
-                    "valgrind", "--tool=callgrind", "--instr-atstart=no",
-                    f"--callgrind-out-file={scratch}/{era}.out", sys.executable,
-                    "-m", "benchmarks.era_instructions", "--worker", era, transport, str(calls),
-                ]  # fmt: skip
-                workers[era] = subprocess.Popen(
-                    command,
-                    cwd=Path(__file__).resolve().parent.parent,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.PIPE,
-                )
-            totals: dict[str, int] = {}
-            for era, worker in workers.items():
-                _, stderr = worker.communicate(timeout=WORKER_TIMEOUT)
-                if worker.returncode != 0:
-                    tail = stderr.decode(errors="replace").strip().splitlines()[-5:]
-                    raise RuntimeError(
-                        f"{era} {transport} worker exited {worker.returncode}: {' / '.join(tail)}"
-                    )
-                # The worker's counting window is the only part with counting on.
-                found = _TOTALS.search((Path(scratch) / f"{era}.out").read_bytes())
-                if found is None or int(found.group(1)) == 0:
-                    raise RuntimeError(f"{era} {transport} worker: callgrind counted nothing")
-                totals[era] = int(found.group(1))
-            return totals
-        finally:
-            for worker in workers.values():
-                if worker.poll() is None:
-                    worker.kill()
-                    worker.wait()
-
-
-def _switch(on: bool) -> None:
-    """Switch callgrind's counting of this process on or off (returns once callgrind has done it)."""
-    subprocess.run(
-        ["callgrind_control", "-i", "on" if on else "off", str(os.getpid())],
-        capture_output=True,
-        timeout=120,
-        check=True,
-    )
+    workers = {
+        f"{era} {transport}": ["-m", "benchmarks.era_instructions", "--worker", era, transport, str(calls)]
+        for era in ERAS
+    }
+    counted = callgrind.run_counted(workers, timeout=WORKER_TIMEOUT)
+    return {era: counted[f"{era} {transport}"][0] for era in ERAS}
 
 
 async def _worker(era: str, transport: str, calls: int) -> None:
@@ -129,10 +87,10 @@ async def _worker(era: str, transport: str, calls: int) -> None:
             troupe, tool = client.troupe, client.tools[0]
             for _ in range(WARMUP):
                 troupe.call(tool, {"text": "warm"})
-            _switch(True)
+            callgrind.switch(True)
             for _ in range(calls):
                 troupe.call(tool, {"text": "hello world"})
-            _switch(False)
+            callgrind.switch(False)
 
 
 def run_group(figures: Figures, settings: Settings, transports: tuple[str, ...] = TRANSPORTS) -> None:

@@ -25,10 +25,7 @@ import argparse
 import gc
 import json
 import os
-import re
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -36,21 +33,11 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the `benchmarks` package importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmarks import callgrind
+
 WORKER_TIMEOUT = 900.0
 """Seconds one counted worker may take."""
 READY_TIMEOUT = 600.0
-_TOTALS = re.compile(rb"^totals:\s+(\d+)", re.MULTILINE)
-
-
-def _switch(on: bool) -> None:
-    """Switch callgrind's counting of this process on or off (returns once callgrind has done it)."""
-    subprocess.run(
-        ["callgrind_control", "-i", "on" if on else "off", str(os.getpid())],
-        capture_output=True,
-        timeout=120,
-        check=True,
-    )
 
 
 def worker(urls_path: Path) -> int:
@@ -69,12 +56,12 @@ def worker(urls_path: Path) -> int:
     warm.stop()
     troupe = Troupe(TroupeClient.config(urls=urls))
     collections_before = sum(stat["collections"] for stat in gc.get_stats())
-    _switch(True)
+    callgrind.switch(True)
     try:
         troupe.start()
         is_ready = troupe.wait_ready(timeout=READY_TIMEOUT)
     finally:
-        _switch(False)
+        callgrind.switch(False)
         collections = sum(stat["collections"] for stat in gc.get_stats()) - collections_before
         troupe.stop()
     if not is_ready:
@@ -86,40 +73,16 @@ def worker(urls_path: Path) -> int:
 
 def count(sides: dict[str, str], urls_path: str) -> dict[str, tuple[int, int]]:
     """Each side's instructions from ``start()`` to all ready and its collections, the sides at once."""
-    with tempfile.TemporaryDirectory(prefix="mcp-troupe-gateway-callgrind-") as scratch:
-        workers: dict[str, subprocess.Popen[bytes]] = {}
-        try:
-            for name, src in sides.items():
-                env = dict(
-                    os.environ, PYTHONPATH=os.pathsep.join(filter(None, (src, os.environ.get("PYTHONPATH"))))
-                )
-                command = [
-                    "valgrind", "--tool=callgrind", "--instr-atstart=no",
-                    f"--callgrind-out-file={scratch}/{name}.out", sys.executable,
-                    "-m", "benchmarks.gateway_instructions", "--worker", urls_path,
-                ]  # fmt: skip
-                workers[name] = subprocess.Popen(
-                    command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-                )
-            results: dict[str, tuple[int, int]] = {}
-            for name, process in workers.items():
-                stdout, stderr = process.communicate(timeout=WORKER_TIMEOUT)
-                if process.returncode != 0:
-                    tail = stderr.decode(errors="replace").strip().splitlines()[-5:]
-                    raise RuntimeError(
-                        f"side {name}: the worker exited {process.returncode}: {' / '.join(tail)}"
-                    )
-                found = _TOTALS.search((Path(scratch) / f"{name}.out").read_bytes())
-                if found is None or int(found.group(1)) == 0:
-                    raise RuntimeError(f"side {name}: callgrind counted nothing")
-                collections = json.loads(stdout.decode().strip().splitlines()[-1])["collections"]
-                results[name] = (int(found.group(1)), int(collections))
-            return results
-        finally:
-            for process in workers.values():
-                if process.poll() is None:
-                    process.kill()
-                    process.wait()
+    env = {
+        name: dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (src, os.environ.get("PYTHONPATH")))))
+        for name, src in sides.items()
+    }
+    workers = {name: ["-m", "benchmarks.gateway_instructions", "--worker", urls_path] for name in sides}
+    counted = callgrind.run_counted(workers, timeout=WORKER_TIMEOUT, env=env)
+    return {
+        name: (total, int(json.loads(stdout.strip().splitlines()[-1])["collections"]))
+        for name, (total, stdout) in counted.items()
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,9 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.worker is not None:
         return worker(args.worker)
-    missing = [tool for tool in ("valgrind", "callgrind_control") if shutil.which(tool) is None]
+    missing = callgrind.missing_tools()
     if missing:
-        parser.error(f"{' and '.join(missing)} not installed")
+        parser.error(missing)
     sides = dict(side.split("=", 1) for side in args.side)
     if len(sides) < 2:
         parser.error("give two or more --side name=path")
