@@ -227,15 +227,28 @@ def test_a_future_asked_for_only_after_the_task_ended_holds_its_outcome(loop: Io
     with pytest.raises(ValueError, match="kept"):
         handles[1].future.result(timeout=5)
     assert handles[2].future.result(timeout=5) is None
-    # Cancelled before it ever started, and asked for afterwards.
+    # Cancelled before it ever started, and asked for afterwards. The loop is kept busy meanwhile: left
+    # free, it may run the task to its end before cancel() (which is then a no-op, as documented).
     gate = threading.Event()
+    busy, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        busy.set()
+        release.wait(5)
 
     async def never() -> None:
         gate.set()
 
+    loop.post(hold)
+    assert busy.wait(5)
     handle = loop.spawn(never, name="never")
     handle.cancel()
+    release.set()
     assert handle.future.cancelled()
+    probe = Future()
+    loop.post(probe.set_result, None)
+    probe.result(timeout=5)
+    assert not gate.is_set()
 
 
 @pytest.mark.timeout(15)
