@@ -34,7 +34,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["GROUP_ENTRIES", "TRIGGER_GROUPS", "fold", "foreign_groups", "is_english", "maybe_foreign"]
+__all__ = ["GROUP_ENTRIES", "TRIGGER_GROUPS", "WORD", "fold", "foreign_groups", "is_english", "maybe_foreign"]
 
 GROUP_ENTRIES: Final[dict[str, str]] = {
     "user": (
@@ -327,15 +327,20 @@ _ENGLISH_BYTES: Final = frozenset(
 )
 
 
-def maybe_foreign(text: str, split: Iterable[bytes]) -> bool:
+WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+"""A word as the scan reads one (letters and digits, with one inner apostrophe: ``don't``, ``l'utente``)."""
+
+
+def maybe_foreign(text: str, split: Iterable[bytes], words: list[str] | None = None) -> bool:
     """Whether a sentence of ``text`` may hold a trigger group's word of another language. Never ``False``
     when one does, but for one bound on cost: in an ASCII text that holds an English function word only the
     whole words are looked for, not the stems. ``split``: the lower-cased ASCII words of an ASCII
-    ``text``, as bytes."""
+    ``text``, as bytes; ``words``: those of a text that is not ASCII, if the caller has found them."""
     if not text.isascii():
         if _UNSPACED.search(text) and _FRAGMENT_RE.search(text):
             return True
-        words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower())
+        if words is None:
+            words = WORD.findall(text.lower())
         return not TRIGGER_GROUPS.isdisjoint(foreign_groups(text, words))
     split = list(split)
     if not _GATE_WORDS.isdisjoint(split):

@@ -38,7 +38,14 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from mcp_troupe.policy._injection_lexicon import fold, foreign_groups, is_english, maybe_foreign
+from mcp_troupe.policy._injection_lexicon import (
+    TRIGGER_GROUPS,
+    WORD,
+    fold,
+    foreign_groups,
+    is_english,
+    maybe_foreign,
+)
 from mcp_troupe.policy._injection_rules import LOW, _Hit
 from mcp_troupe.policy._injection_text import _escape
 
@@ -51,7 +58,7 @@ groups, shapes and addressee features of :func:`features`; format 3 (round 7) fe
 lexicons of nineteen other languages (``_injection_lexicon``), reads Han and Kana runs as character pairs
 and ends sentences at the ideographic full stop; an older file's weights would mean other features."""
 
-_WORD: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_WORD: Final = WORD
 # Sentences end at . ! ? followed by space, at line breaks, and at HTML comment markers (an attacker's
 # "<!-- note for the assistant -->" is its own sentence). Not at ";": "it is routine; do not mention it"
 # is one thought, and cross-validation lost a fifth of its catches when it was split there.
@@ -60,13 +67,6 @@ _SENTENCE_BREAK: Final = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f\u096
 # Han and Kana: no spaces between words, so a run is read as its overlapping character pairs (a Chinese
 # word is mostly one or two characters; a pair is the unit that carries meaning without a dictionary).
 _UNSPACED_RUN: Final = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]{2,}")
-_FOREIGN_TRIGGERS: Final = frozenset(
-    (
-        *("user", "model", "you", "oblige", "negate", "secrecy", "hide", "authority", "deprecated"),
-        *("noask", "prior", "instead", "secret", "polite", "conversation"),
-    )
-)
-"""The groups whose words in another language make a sentence scored, as the English trigger words do."""
 _MIN_WORDS: Final = 4
 _MAX_SENTENCE_WORDS: Final = 80
 """A longer sentence is read as its first 80 words: what it says to the model comes early, and it keeps the
@@ -239,7 +239,8 @@ def _may_score(text: str) -> bool:
     if text.isascii():
         split = text.lower().encode().translate(_SEPARATORS).split()
         return not _GATE.isdisjoint(split) or maybe_foreign(text, split)
-    return not _TRIGGERS.isdisjoint(_WORD.findall(text.lower())) or maybe_foreign(text, ())
+    words = _WORD.findall(text.lower())
+    return not _TRIGGERS.isdisjoint(words) or maybe_foreign(text, (), words)
 
 
 def sentences(text: str) -> Iterator[tuple[str, bool]]:
@@ -299,7 +300,7 @@ def features(sentence: str, markup: bool = False, value: bool = False) -> list[s
         if is_english(words, sentence):
             return None
         foreign = foreign_groups(sentence, words)
-        if foreign.isdisjoint(_FOREIGN_TRIGGERS):
+        if foreign.isdisjoint(TRIGGER_GROUPS):
             return None
     elif not is_english(words, sentence):
         foreign = foreign_groups(sentence, words)
