@@ -294,8 +294,11 @@ def _earlier_identities() -> set[str]:
     return earlier
 
 
-def write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
-    """Write the part from every package's outcome: sorted, deduplicated, one tool a line."""
+def write(
+    outcomes: dict[tuple[str, str], Outcome], out: Path, constrained: frozenset[str] = frozenset()
+) -> None:
+    """Write the part from every package's outcome: sorted, deduplicated, one tool a line. A package in
+    ``constrained`` was installed with ``mcp<2`` (recorded with it, so the build can be repeated)."""
     packages: dict[str, Any] = {}
     failed: dict[str, str] = {}
     tools: list[dict[str, Any]] = []
@@ -315,6 +318,8 @@ def write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
             kept += 1
         if kept:
             packages[key] = {"version": outcome.version, "tools": kept}
+            if package in constrained:
+                packages[key]["constraint"] = "mcp<2"
     document = {
         "about": (
             "HELD OUT (part held-out-4): never tune the injection scan on this file. Real MCP tool "
@@ -348,6 +353,14 @@ def main() -> None:
         type=Path,
         help="write --out from these progress files (progress.jsonl in a scratch folder) instead of building",
     )
+    parser.add_argument(
+        "--merge-constrained",
+        nargs="*",
+        type=Path,
+        default=[],
+        help="more progress files, of builds run with --constraint; merged after --merge, so a package that "
+        "failed there and listed its tools here is kept, marked with its constraint",
+    )
     options = parser.parse_args()
     PLACEHOLDER_ENV.update(EXTRA_ENV)
     if options.constraint:
@@ -356,11 +369,18 @@ def main() -> None:
         PLACEHOLDER_ENV.update({"UV_CONSTRAINT": constraint, "PIP_CONSTRAINT": constraint})
     outcomes: dict[tuple[str, str], Outcome] = {}
     if options.merge is not None:
-        for progress in options.merge:
+        constrained: set[str] = set()
+        for progress in [*options.merge, *options.merge_constrained]:
             for line in progress.read_text(encoding="utf-8").splitlines():
                 outcome = Outcome(**json.loads(line))
+                if (outcome.registry, outcome.package) in outcomes and not outcome.tools:
+                    continue  # a retry that failed again does not hide a first outcome's reason
                 outcomes[(outcome.registry, outcome.package)] = outcome
-        write(outcomes, options.out)
+                if progress in options.merge_constrained:
+                    constrained.add(outcome.package)
+                else:
+                    constrained.discard(outcome.package)
+        write(outcomes, options.out, frozenset(constrained))
         return
     scratch = options.scratch.resolve()
     if scratch.is_relative_to(CORPUS.parents[1]):
