@@ -1,6 +1,7 @@
 """Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
 
-    python -m tests.corpus.evaluate [--split held-out|tuning|held-out-3|all] [--show-benign] [--show-missed]
+    python -m tests.corpus.evaluate [--split held-out|tuning|held-out-3|held-out-4|all] [--show-benign]
+        [--show-missed]
 
 The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
 poisoned tools by phrasing family (``split`` in poisoned_real.json). Report the held-out numbers only; the
@@ -8,7 +9,9 @@ tuning part is what the rules may be fitted to. ``tests/unit/test_injection_corp
 targets with the same functions.
 
 The part ``held-out-3`` lives in files of its own (poisoned family ``g``, new real packages, new written
-look-alikes) and is never tuned on; ``all`` leaves it out, so that code reading "all" cannot train on it.
+look-alikes) and is never tuned on; ``all`` leaves it out, so that code reading "all" cannot train on it. The
+part ``held-out-4`` (poisoned family ``k``, real tools of new PyPI packages, new look-alikes) is kept apart in
+the same way.
 """
 
 from __future__ import annotations
@@ -58,6 +61,20 @@ HELD_OUT_3_FILES = {
 }
 LOOKALIKES_3 = "lookalikes-held-out-3"
 """The held-out look-alikes' package (not ``lookalikes-3``: round 6's tuning look-alikes, ``tuning-5``)."""
+HELD_OUT_4 = "held-out-4"
+"""Round 7 (2026-12-02, helper ``heldout4``): poisoned family ``k`` (``poisoned_held_out_4.json``), real
+tools of PyPI packages no earlier corpus used (``benign_real_4.json``) and written look-alikes
+(``benign_lookalikes_4.json``). Written without reading the scan's rules, lexicons or scorer; NEVER tuned
+on, and not part of ``all``."""
+HELD_OUT_4_FILES = {
+    "poisoned": "poisoned_held_out_4.json",
+    "real": "benign_real_4.json",
+    "written": "benign_lookalikes_4.json",
+}
+LOOKALIKES_4 = "lookalikes-held-out-4"
+"""The package of ``held-out-4``'s written look-alikes."""
+BLIND_PARTS = {HELD_OUT_3: HELD_OUT_3_FILES, HELD_OUT_4: HELD_OUT_4_FILES}
+"""The parts that live in files of their own and are never tuned on, with their files."""
 LOOKALIKES = "written"
 """The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
 
@@ -90,28 +107,40 @@ def _held_out_3_packages() -> frozenset[str]:
     return frozenset(load(HELD_OUT_3_FILES["real"])["packages"])
 
 
+@cache
+def _held_out_4_packages() -> frozenset[str]:
+    return frozenset(load(HELD_OUT_4_FILES["real"])["packages"])
+
+
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
     (``tuning`` or ``tuning-2``); ``tuning-3``, ``tuning-4`` and ``tuning-5`` for the written look-alikes;
-    ``held-out-3`` for the packages and look-alikes of that part. A package's tools are never split."""
+    ``held-out-3`` and ``held-out-4`` for the packages and look-alikes of those parts. A package's tools are
+    never split."""
     if registry == LOOKALIKES:
         if package == LOOKALIKES_3:
             return HELD_OUT_3
+        if package == LOOKALIKES_4:
+            return HELD_OUT_4
         return {"lookalikes-2": TUNING_4, "lookalikes-3": TUNING_5, "lookalikes-4": TUNING_6}.get(
             package, TUNING_3
         )
     if f"{registry}:{package}" in _held_out_3_packages():
         return HELD_OUT_3
+    if f"{registry}:{package}" in _held_out_4_packages():
+        return HELD_OUT_4
     if f"{registry}:{package}" not in _seen_packages():
         return HELD_OUT
     return TUNING if first_split(package) == TUNING else TUNING_2
 
 
 def benign_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The benign definitions of ``split`` (or all of them but ``held-out-3``), each with its package and
-    registry: the real ones, and the written look-alikes (split ``tuning-3``)."""
+    """The benign definitions of ``split`` (or all of them but ``held-out-3`` and ``held-out-4``), each with
+    its package and registry: the real ones, and the written look-alikes (split ``tuning-3``)."""
     if split == HELD_OUT_3:
         return held_out_3_benign("real") + held_out_3_benign("written")
+    if split == HELD_OUT_4:
+        return held_out_4_benign("real") + held_out_4_benign("written")
     tools: list[dict[str, Any]] = load("benign_real.json")["tools"] + load("benign_lookalikes.json")["tools"]
     return [
         tool for tool in tools if split == "all" or benign_split(tool["registry"], tool["package"]) == split
@@ -124,11 +153,17 @@ def held_out_3_benign(side: str) -> list[dict[str, Any]]:
     return tools
 
 
+def held_out_4_benign(side: str) -> list[dict[str, Any]]:
+    """The benign definitions of ``held-out-4``: ``real`` (listed from running servers) or ``written``."""
+    tools: list[dict[str, Any]] = load(HELD_OUT_4_FILES[side])["tools"]
+    return tools
+
+
 def poisoned_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The poisoned definitions of ``split`` (or all of them but ``held-out-3``)."""
-    if split == HELD_OUT_3:
-        family_g: list[dict[str, Any]] = load(HELD_OUT_3_FILES["poisoned"])["tools"]
-        return family_g
+    """The poisoned definitions of ``split`` (or all of them but ``held-out-3`` and ``held-out-4``)."""
+    if split in BLIND_PARTS:
+        own: list[dict[str, Any]] = load(BLIND_PARTS[split]["poisoned"])["tools"]
+        return own
     tools: list[dict[str, Any]] = load("poisoned_real.json")["tools"]
     return [tool for tool in tools if split == "all" or tool["split"] == split]
 
@@ -188,9 +223,9 @@ def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool
     packages = {tool["package"] for tool in benign_tools(benign_part)}
     print(f"split: {split}; benign from {len(packages)} packages")
     print(_line("benign", rates(verdict for _, verdict, _ in benign)))
-    if split == HELD_OUT_3:
+    if split in BLIND_PARTS:
         # The real tools and the written look-alikes are reported apart: they answer different questions.
-        written = {tool["id"] for tool in held_out_3_benign("written")}
+        written = {tool["id"] for tool in load(BLIND_PARTS[split]["written"])["tools"]}
         print(_line("  real", rates(verdict for tool, verdict, _ in benign if tool.get("id") not in written)))
         # One big generated package can outweigh the rest, so also count packages touched.
         real_packages = {tool["package"] for tool, _, _ in benign if tool.get("id") not in written}
@@ -248,6 +283,7 @@ def main() -> None:
             HELD_OUT,
             HELD_OUT_2,
             HELD_OUT_3,
+            HELD_OUT_4,
             TUNING,
             TUNING_2,
             TUNING_3,
