@@ -91,7 +91,7 @@ from mcp_troupe.protocol import tasks as task_proto
 from mcp_troupe.protocol.engine import Pending, expiry_decision
 from mcp_troupe.protocol.handshake import Failed, Handshake, Send, Settled
 from mcp_troupe.protocol.jsonrpc import Notification, Request, RequestId
-from mcp_troupe.protocol.mcp import InitializeResult
+from mcp_troupe.protocol.mcp import InitializeResult, ToolDefinition
 from mcp_troupe.protocol.versions import Era, Revision
 
 __all__ = [
@@ -193,6 +193,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         capabilities: Callable[[Revision], Mapping[str, Any]] = no_capabilities,
         fulfil: Fulfiller | None = None,
         extra_meta: Mapping[str, Any] | None = None,
+        on_first_pages: Callable[[bool, tuple[ToolDefinition, ...]], None] | None = None,
     ) -> None:
         super().__init__()
         self.server = server
@@ -246,6 +247,9 @@ class SessionActor(Supervised, pykka.ThreadingActor):
 
         # Catalog refresh: at most one listing in flight; a list_changed meanwhile marks it dirty.
         self._tools = ToolListing()
+        # Each page of the first listing, also handed on as it arrives (``(is_first_page, tools)``): the
+        # registry judges it while the next page is fetched (actors/prejudging.py, issue 18).
+        self._on_first_pages = on_first_pages
         # Calls refused for a header mismatch, sent again once the tools are listed anew.
         self._after_listing: list[tuple[Pending, TroupeError]] = []
         # The other catalogs, listed on demand (ListAll): complete lists by method, and listings in flight.
@@ -496,6 +500,8 @@ class SessionActor(Supervised, pykka.ThreadingActor):
                 server=self.server,
             )
             listing.add(page)
+            if self._on_first_pages is not None and not self._is_ready and not listing.is_dirty:
+                self._on_first_pages(guard.pages == 1, page.tools)
             if page.next_cursor is not None and not listing.is_dirty:
                 guard.follow(page.next_cursor)
                 self._request_page(page.next_cursor)
