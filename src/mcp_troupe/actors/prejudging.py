@@ -3,7 +3,9 @@
 A first connect lists the server's tools page by page, and only the whole listing reaches the registry (as
 the ``ServerUp`` of a new incarnation): judging 10,000 tools after that was most of the first connect's
 time, while the registry's thread had sat idle for the hundred round trips of the listing. So the session
-also hands each page of its first listing to the registry as it parses it (:class:`ToolsListed`), and the
+also hands each page of its first listing but the last to the registry as it parses it (:class:`ToolsListed`;
+the last page comes with the catalog, so there is nothing left to overlap it with, and a listing of one
+page, a small server's, costs no message more than before), and the
 registry judges those definitions in bounded slices meanwhile (:class:`Prejudging`), **publishing nothing**:
 the verdicts wait, keyed by the very definition objects of the pages. When the complete catalog arrives, the
 pass over it (:class:`~mcp_troupe.actors.judging.CatalogJudging`) takes a waiting verdict for a definition

@@ -500,7 +500,12 @@ class SessionActor(Supervised, pykka.ThreadingActor):
                 server=self.server,
             )
             listing.add(page)
-            if self._on_first_pages is not None and not self._is_ready and not listing.is_dirty:
+            if (
+                page.next_cursor is not None  # the last page comes with the catalog: nothing to overlap
+                and self._on_first_pages is not None
+                and not self._is_ready
+                and not listing.is_dirty
+            ):
                 self._on_first_pages(guard.pages == 1, page.tools)
             if page.next_cursor is not None and not listing.is_dirty:
                 guard.follow(page.next_cursor)
