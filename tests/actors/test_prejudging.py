@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ import pytest
 from mcp_troupe.actors import registry as registry_module
 from mcp_troupe.actors.loop import Runtime
 from mcp_troupe.actors.prejudging import Prejudging, ToolsListed
-from mcp_troupe.actors.registry import RegistryActor
+from mcp_troupe.actors.registry import RegistryActor, Shutdown
 from mcp_troupe.actors.session import CatalogChanged, SessionReady
 from mcp_troupe.actors.supervisor import ServerCatalog, ServerDown, ServerUp
 from mcp_troupe.policy.bounds import CatalogLimits
@@ -186,6 +187,21 @@ def test_a_listing_past_max_tools_is_not_judged_past_the_limit(
     # The second page passed the limit: it and every later page are dropped (the catalog will be rejected
     # whole, unjudged), so what is kept never outgrows the limit.
     assert judged == ["a", "b"]
+
+
+@pytest.mark.timeout(15)
+def test_shutdown_ends_a_pass_over_pages_and_later_pages_start_none(
+    registry: RegistryUnderTest, session: ProbeHandle, judged: list[str]
+) -> None:
+    many = defs(*(tool(f"t{index}") for index in range(2000)))
+    registry.ref.tell(ToolsListed("alpha", 1, True, many))
+    registry.ref.tell(Shutdown(Future()))
+    registry.ref.tell(ToolsListed("alpha", 1, True, defs(tool("after"))))
+    registry.ref.tell(ServerUp("alpha", 1, session.ref, ServerCatalog("alpha", 1, many, ())))
+    registry.status()
+    assert "after" not in judged
+    assert len(judged) < len(many), "the pass stopped at the shutdown, not after the whole listing"
+    assert registry.tools() == []
 
 
 # ---- the pass's own state ----------------------------------------------------------------------------------
