@@ -500,16 +500,13 @@ class SessionActor(Supervised, pykka.ThreadingActor):
                 server=self.server,
             )
             listing.add(page)
-            if (
-                page.next_cursor is not None  # the last page comes with the catalog: nothing to overlap
-                and self._on_first_pages is not None
-                and not self._is_ready
-                and not listing.is_dirty
-            ):
-                self._on_first_pages(guard.pages == 1, page.tools)
             if page.next_cursor is not None and not listing.is_dirty:
                 guard.follow(page.next_cursor)
                 self._request_page(page.next_cursor)
+                if self._on_first_pages is not None and not self._is_ready:
+                    # Once the next page is asked for: the registry judges this one while the server
+                    # answers. (The last page comes with the catalog: there is nothing to overlap it with.)
+                    self._on_first_pages(guard.pages == 1, page.tools)
                 return
         except ProtocolError as exc:
             listing.abandon()
