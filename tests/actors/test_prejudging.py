@@ -17,7 +17,7 @@ import pytest
 
 from mcp_troupe.actors import registry as registry_module
 from mcp_troupe.actors.loop import Runtime
-from mcp_troupe.actors.prejudging import Prejudging, ToolsListed
+from mcp_troupe.actors.prejudging import SLOW_PAGE_SECONDS, PagesTeller, Prejudging, ToolsListed
 from mcp_troupe.actors.registry import RegistryActor, Shutdown
 from mcp_troupe.actors.session import CatalogChanged, SessionReady
 from mcp_troupe.actors.supervisor import ServerCatalog, ServerDown, ServerUp
@@ -228,6 +228,28 @@ def test_prejudging_judges_within_its_budget_and_keeps_the_first_definition_of_a
     assert not early.add(defs(*(tool(f"t{index}") for index in range(10)))) and not early.has_pending
 
 
+def test_the_teller_tells_only_slow_pages_and_marks_the_first_told_page_of_a_listing(
+    runtime: Runtime,
+) -> None:
+    registry = start_probe(runtime, "registry")
+    teller = PagesTeller(registry.ref, "alpha", 3)
+    assert teller.slow == SLOW_PAGE_SECONDS
+    slow, fast = SLOW_PAGE_SECONDS * 2, SLOW_PAGE_SECONDS / 4
+    teller(True, defs(tool("fast")), fast)  # a quick server: the client had nothing to wait for
+    teller(False, defs(tool("a")), slow)
+    teller(False, defs(tool("b")), slow)
+    teller(True, defs(tool("again")), fast)  # the listing started again
+    teller(False, defs(tool("c")), slow)
+    teller(False, (), slow)
+    told = [registry.expect(ToolsListed) for _ in range(3)]
+    assert [(m.server, m.incarnation, m.is_first, names_of(m.tools)) for m in told] == [
+        ("alpha", 3, True, ["a"]),
+        ("alpha", 3, False, ["b"]),
+        ("alpha", 3, True, ["c"]),
+    ]
+    registry.assert_none(ToolsListed)
+
+
 # ---- the session -------------------------------------------------------------------------------------------
 
 
@@ -237,7 +259,8 @@ def test_the_session_hands_on_the_pages_of_its_first_listing_but_its_last_and_no
 ) -> None:
     pages: list[tuple[bool, list[str]]] = []
     scripted = ScriptedSession(
-        runtime, on_first_pages=lambda is_first, tools: pages.append((is_first, names_of(tools)))
+        runtime,
+        on_first_pages=lambda is_first, tools, waited: pages.append((is_first, names_of(tools))),
     )
     first = scripted.initialize()
     scripted.reply(first, {"tools": [tool("old_1")], "nextCursor": "p2"})

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from mcp_troupe import Troupe, TroupeConfig, stdio_server
+from mcp_troupe.actors import prejudging
 from mcp_troupe.actors.prejudging import ToolsListed
 from mcp_troupe.actors.registry import RegistryActor
 
@@ -30,6 +31,8 @@ def test_the_pages_of_a_first_listing_are_handed_on_and_the_table_is_the_whole_c
         original(self, msg)
 
     monkeypatch.setattr(RegistryActor, "_on_tools_listed", spy)
+    # A local demo server answers each page at once, faster than SLOW_PAGE_SECONDS: tell every page.
+    monkeypatch.setattr(prejudging, "SLOW_PAGE_SECONDS", 0.0)
     demo = (sys.executable, "-m", "mcp_troupe.demo")
     servers = {
         "whole": stdio_server("whole", *demo, connect_timeout=20.0),

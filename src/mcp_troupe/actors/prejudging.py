@@ -3,9 +3,10 @@
 A first connect lists the server's tools page by page, and only the whole listing reaches the registry (as
 the ``ServerUp`` of a new incarnation): judging 10,000 tools after that was most of the first connect's
 time, while the registry's thread had sat idle for the hundred round trips of the listing. So the session
-also hands each page of its first listing but the last to the registry as it parses it (:class:`ToolsListed`;
-the last page comes with the catalog, so there is nothing left to overlap it with, and a listing of one
-page, a small server's, costs no message more than before), and the
+also hands each page of its first listing but the last that the server was slow to answer
+(:data:`SLOW_PAGE_SECONDS`) to the registry as it parses it (:class:`ToolsListed`; the last page comes with
+the catalog, so there is nothing left to overlap it with, and a listing of one page or of fast pages costs
+no message more than before), and the
 registry judges those definitions in bounded slices meanwhile (:class:`Prejudging`), **publishing nothing**:
 the verdicts wait, keyed by the very definition objects of the pages. When the complete catalog arrives, the
 pass over it (:class:`~mcp_troupe.actors.judging.CatalogJudging`) takes a waiting verdict for a definition
@@ -41,7 +42,7 @@ from mcp_troupe.actors.loop import safe_tell
 from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict
 from mcp_troupe.protocol.mcp import ToolDefinition
 
-__all__ = ["PrejudgeMore", "Prejudging", "ToolsListed", "pages_teller"]
+__all__ = ["SLOW_PAGE_SECONDS", "PagesTeller", "PrejudgeMore", "Prejudging", "ToolsListed", "pages_teller"]
 
 ChecksKey = tuple[str, str | None]
 
@@ -129,14 +130,47 @@ class Prejudging:
         return entry[1]
 
 
-def pages_teller(
-    registry: pykka.ActorRef[Any], server: str, incarnation: int
-) -> Callable[[bool, tuple[ToolDefinition, ...]], None]:
+SLOW_PAGE_SECONDS = 0.02
+"""A page is handed on only when the server took at least this long to answer it (from the request to the
+answer's arrival at the session). Judging a page overlaps with nothing but the wait for the next one, and
+the threads share the GIL: against a server that answers at once (the benchmark's, whose pages are encoded
+before it starts) the client is busy throughout the listing, and judging meanwhile only made every page
+wait for the GIL (a first connect to 10,000 tools 0-10 % slower, measured in round 7). A server that takes
+milliseconds a page (a remote one, one that builds its pages) leaves that much idle time a page."""
+
+
+class PagesTeller:
     """What a session of ``server``'s incarnation ``incarnation`` calls (on its own thread) with each page of
-    its first listing: tells the registry :class:`ToolsListed`."""
+    its first listing: tells the registry :class:`ToolsListed` for a page the server was slow to answer
+    (:data:`SLOW_PAGE_SECONDS`). The first page told of a listing is marked as its start, so a listing that
+    starts again (the session says so with ``is_first_page``) starts a new pass in the registry."""
 
-    def tell(is_first: bool, tools: tuple[ToolDefinition, ...]) -> None:
-        if tools or is_first:
-            safe_tell(registry, ToolsListed(server, incarnation, is_first, tools))
+    __slots__ = ("_incarnation", "_is_started", "_registry", "_server", "slow")
 
-    return tell
+    def __init__(
+        self,
+        registry: pykka.ActorRef[Any],
+        server: str,
+        incarnation: int,
+        *,
+        slow: float | None = None,
+    ) -> None:
+        self._registry = registry
+        self._server = server
+        self._incarnation = incarnation
+        self._is_started = False
+        self.slow = SLOW_PAGE_SECONDS if slow is None else slow
+        """The threshold this teller applies (default :data:`SLOW_PAGE_SECONDS`)."""
+
+    def __call__(self, is_first_page: bool, tools: tuple[ToolDefinition, ...], waited: float) -> None:
+        if is_first_page:
+            self._is_started = False
+        if waited < self.slow or not tools:
+            return
+        safe_tell(self._registry, ToolsListed(self._server, self._incarnation, not self._is_started, tools))
+        self._is_started = True
+
+
+def pages_teller(registry: pykka.ActorRef[Any], server: str, incarnation: int) -> PagesTeller:
+    """The :class:`PagesTeller` of one session (the supervisor's seam)."""
+    return PagesTeller(registry, server, incarnation)
