@@ -11,6 +11,9 @@ the SDK client's first connect to a fresh ``echo_server.py --tools 10000`` (the 
 split at the moment its registry receives the catalog (``ServerUp``): before it, spawn + handshake + 100
 pages; after it, the policy pass and the table until ``wait_ready()`` returns. Medians over the rounds, and
 each side's ratio to its own SDK client, which is what the target (<= 1.0x) is about.
+
+``--page-delay SECONDS`` serves every page that much late (``slow_pages_server.py``: a server slow to
+list, such as a remote one), where the registry judges the pages while the next ones are fetched.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TOOLS = 10_000
 
 
-async def _worker() -> None:
+async def _worker(page_delay: float) -> None:
     sys.path.insert(0, str(ROOT))  # the benchmarks package of this checkout; mcp_troupe from PYTHONPATH
     import mcp_troupe
     from benchmarks.clients import SdkClient, TroupeClient
@@ -74,17 +77,22 @@ async def _worker() -> None:
     loop = asyncio.get_running_loop()
     while line := (await loop.run_in_executor(None, sys.stdin.readline)).strip():
         kind = json.loads(line)["client"]
-        print(json.dumps(await connect(kind, echo_command(TOOLS, 100), TOOLS)), flush=True)
+        command = echo_command(TOOLS, 100)
+        if page_delay > 0:
+            slow = str(ROOT / "benchmarks" / "slow_pages_server.py")
+            command = [command[0], slow, str(page_delay), *command[2:]]
+        print(json.dumps(await connect(kind, command, TOOLS)), flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--side", action="append", required=True, help="NAME=SRC_DIR (repeatable)")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--page-delay", type=float, default=0.0, help="serve each page SECONDS late")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        asyncio.run(_worker())
+        asyncio.run(_worker(args.page_delay))
         return 0
     sides: dict[str, subprocess.Popen[str]] = {}
     results: dict[tuple[str, str], list[dict[str, float]]] = {}
@@ -93,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
             name, _, src = spec.partition("=")
             env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())}
             worker = subprocess.Popen(
-                [sys.executable, __file__, "--worker", "--side", spec],
+                [sys.executable, __file__, "--worker", "--side", spec, "--page-delay", str(args.page_delay)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,

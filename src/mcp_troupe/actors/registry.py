@@ -46,6 +46,7 @@ from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.judging import SLICE_SECONDS, CatalogJudging, JudgeMore
 from mcp_troupe.actors.lane import FastRoute, RouteBoard
 from mcp_troupe.actors.loop import Runtime, safe_tell
+from mcp_troupe.actors.prejudging import PrejudgeMore, Prejudging, ToolsListed
 from mcp_troupe.actors.registry_builtins import RESULTS_MAX_CHARS as RESULTS_MAX_CHARS
 from mcp_troupe.actors.registry_builtins import RESULTS_MAX_ENTRIES as RESULTS_MAX_ENTRIES
 from mcp_troupe.actors.registry_builtins import BuiltinTools
@@ -111,7 +112,7 @@ from mcp_troupe.errors import (
     UnknownServer,
 )
 from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
-from mcp_troupe.policy.catalog import ToolVerdict, apply_review, evaluate_tool
+from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, apply_review, evaluate_tool
 from mcp_troupe.policy.catalog import prepare as prepare_judging
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.names import NameTable, NameVerdict
@@ -173,6 +174,8 @@ RegistryMessage = (
     | _ApprovalAbandoned
     | ChildFailed
     | JudgeMore
+    | ToolsListed
+    | PrejudgeMore
     | _IndexNow
 )
 
@@ -360,6 +363,10 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 self._on_supervisor_failed(msg)
             case JudgeMore():
                 self._judge_more(msg)
+            case ToolsListed():
+                self._on_tools_listed(msg)
+            case PrejudgeMore():
+                self._prejudge_more(msg)
             case _IndexNow():
                 self._tool_search.on_index_now()
             case _:
@@ -472,6 +479,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         if record.session is not None and record.session_incarnation <= msg.incarnation:
             record.session = record.lane = None
             self.board.routes = {}
+        early = record.prejudging
+        if early is not None and early.incarnation <= msg.incarnation:
+            record.prejudging = None  # that listing's catalog will never come
         if msg.unregister:
             record.offers = None
         if msg.unregister and record.catalog is not None:
@@ -493,6 +503,11 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         if job is not None and job.catalog is catalog:
             return job.verdicts
         cached = record.verdicts_for
+        early = record.prejudging
+        if early is not None and early.incarnation > catalog.incarnation:
+            early = None  # a newer incarnation's listing: not this catalog's
+        if early is not None:
+            early.is_frozen = True  # the catalog's pass judges what is still pending
         self._judging_generation += 1
         job = record.judging = CatalogJudging(
             catalog=catalog,
@@ -501,7 +516,11 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             previous=record.verdicts if cached is not None else {},
             previous_tools={tool.name: tool for tool in cached.tools} if cached is not None else {},
             # Checks of definitions seen are reused (also those of a pass this catalog cuts short).
-            checks={**record.content_checks, **(job.checks if job is not None else {})},
+            checks={
+                **record.content_checks,
+                **(job.checks if job is not None else {}),
+                **(early.checks if early is not None else {}),
+            },
         )
         job.judge(lambda tool: self._evaluate(record, job, tool), budget=SLICE_SECONDS, is_idle=self._is_idle)
         if job.is_done:
@@ -516,20 +535,65 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
     def _evaluate(self, record: _Server, job: CatalogJudging, tool: ToolDefinition) -> ToolVerdict:
         """One tool's verdict under ``record``'s configuration, logged when it is not a plain yes."""
         config = record.config
-        verdict = evaluate_tool(
-            tool,
-            trust=config.trust_level,
-            include=config.tools_include,
-            exclude=config.tools_exclude,
-            security_policy=self.config.security_policy,
-            cache=job.checks,
-            limits=self._limits(record),
-        )
+        early = record.prejudging
+        verdict = early.take(tool) if early is not None else None
+        if verdict is None:
+            verdict = self._verdict_of(record, tool, job.checks)
         if verdict.rejected is not None:
             log.warning("server %s: tool %r rejected: %s", config.name, tool.name, verdict.rejected)
         for warning in verdict.warnings:
             log.warning("server %s: tool %r registered despite: %s", config.name, tool.name, warning)
         return verdict
+
+    def _verdict_of(
+        self, record: _Server, tool: ToolDefinition, checks: dict[tuple[str, str | None], ContentChecks]
+    ) -> ToolVerdict:
+        config = record.config
+        return evaluate_tool(
+            tool,
+            trust=config.trust_level,
+            include=config.tools_include,
+            exclude=config.tools_exclude,
+            security_policy=self.config.security_policy,
+            cache=checks,
+            limits=self._limits(record),
+        )
+
+    def _on_tools_listed(self, msg: ToolsListed) -> None:
+        """A page of a first listing: judge it while the listing goes on; publish nothing (prejudging.py)."""
+        record = self._servers.get(msg.server)
+        if record is None or self._is_shut_down or msg.incarnation <= record.incarnation:
+            return  # an incarnation that is up already has its catalog; an older one's pages are moot
+        early = record.prejudging
+        if early is not None and early.incarnation > msg.incarnation:
+            return  # a newer incarnation is listing already
+        if msg.is_first or early is None or early.incarnation != msg.incarnation:
+            if not msg.is_first:
+                return  # the head of this listing was not seen: judge nothing of it
+            self._judging_generation += 1
+            early = record.prejudging = Prejudging(
+                incarnation=msg.incarnation,
+                generation=self._judging_generation,
+                max_tools=self._limits(record).max_tools,
+                checks=dict(record.content_checks),
+            )
+        if early.is_frozen or not early.add(msg.tools):
+            return
+        if not early.is_scheduled:
+            early.is_scheduled = True
+            self.actor_ref.tell(PrejudgeMore(msg.server, early.generation))
+
+    def _prejudge_more(self, msg: PrejudgeMore) -> None:
+        """Judge a slice of a listing's pending pages (the pages that arrived meanwhile queue behind it)."""
+        record = self._servers.get(msg.server)
+        early = record.prejudging if record is not None else None
+        if record is None or early is None or early.generation != msg.generation or self._is_shut_down:
+            return
+        early.is_scheduled = False
+        early.judge(lambda tool: self._verdict_of(record, tool, early.checks), budget=SLICE_SECONDS)
+        if early.has_pending:
+            early.is_scheduled = True
+            self.actor_ref.tell(PrejudgeMore(msg.server, early.generation))
 
     def _is_idle(self) -> bool:
         """Whether no message waits in the mailbox (a slice of judging may then go on, actors/judging.py)."""
@@ -539,6 +603,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         record.verdicts_for, record.verdicts = job.catalog, job.verdicts
         record.content_checks = job.kept_checks()
         record.judging = None
+        early = record.prejudging
+        if early is not None and early.incarnation <= job.catalog.incarnation:
+            record.prejudging = None  # its verdicts are in this pass's now (or were of a stale listing)
         return job.verdicts
 
     def _judge_more(self, msg: JudgeMore) -> None:
@@ -605,6 +672,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         if too_many is not None:
             # Rejected whole, unjudged: judging the catalog is the work its size attacks (issue 15).
             log.warning("server %s: catalog rejected: %s", record.config.name, too_many)
+            record.prejudging = None
             return _ServerPart(policy_rejected={CATALOG_REJECTED: too_many})
         part = _ServerPart(policy_rejected=dict(catalog.rejected))
         tool_verdicts = self._tool_verdicts(record, catalog)
@@ -863,7 +931,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         for record in self._servers.values():
             record.session = record.lane = record.catalog = record.part = record.offers = None
             record.name_rejected = {}
-            record.judging = None
+            record.judging = record.prejudging = None
         self._tool_search.reset()
         self._builtins.clear()
         # Every supervisor is told, but at most a window of them at once (actors/stop_wave.py: thousands

@@ -23,6 +23,7 @@ from mcp_troupe.actors.backoff import RestartIntensity
 from mcp_troupe.actors.judging import CatalogJudging
 from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import safe_tell
+from mcp_troupe.actors.prejudging import Prejudging
 from mcp_troupe.actors.session import CallRequest, ListAll
 from mcp_troupe.actors.supervisor import ServerCatalog
 from mcp_troupe.builtin_tools import BUILTIN_NAMES, SEARCH_TOOL
@@ -86,6 +87,8 @@ class ServerRecord:
     content_checks: dict[tuple[str, str | None], ContentChecks] = field(default_factory=dict)
     # The policy pass over a catalog too big to judge in one slice, while it lasts (actors/judging.py).
     judging: CatalogJudging | None = None
+    # The policy pass over the pages of a listing still in progress (actors/prejudging.py): verdicts only.
+    prejudging: Prejudging | None = None
     # Its tools after policy (None: no catalog), and the tools naming rejected, with why.
     part: ServerPart | None = None
     name_rejected: dict[str, str] = field(default_factory=dict)

@@ -30,6 +30,7 @@ Its parts: ``session_messages`` (what it takes and reports), ``session_listen`` 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -91,7 +92,7 @@ from mcp_troupe.protocol import tasks as task_proto
 from mcp_troupe.protocol.engine import Pending, expiry_decision
 from mcp_troupe.protocol.handshake import Failed, Handshake, Send, Settled
 from mcp_troupe.protocol.jsonrpc import Notification, Request, RequestId
-from mcp_troupe.protocol.mcp import InitializeResult
+from mcp_troupe.protocol.mcp import InitializeResult, ToolDefinition
 from mcp_troupe.protocol.versions import Era, Revision
 
 __all__ = [
@@ -193,6 +194,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         capabilities: Callable[[Revision], Mapping[str, Any]] = no_capabilities,
         fulfil: Fulfiller | None = None,
         extra_meta: Mapping[str, Any] | None = None,
+        on_first_pages: Callable[[bool, tuple[ToolDefinition, ...], float], None] | None = None,
     ) -> None:
         super().__init__()
         self.server = server
@@ -246,6 +248,10 @@ class SessionActor(Supervised, pykka.ThreadingActor):
 
         # Catalog refresh: at most one listing in flight; a list_changed meanwhile marks it dirty.
         self._tools = ToolListing()
+        # Each page of the first listing, also handed on as it arrives (``(is_first_page, tools, seconds the
+        # server took)``): the registry may judge it while the next page is fetched (actors/prejudging.py).
+        self._on_first_pages = on_first_pages
+        self._page_asked_at = 0.0
         # Calls refused for a header mismatch, sent again once the tools are listed anew.
         self._after_listing: list[tuple[Pending, TroupeError]] = []
         # The other catalogs, listed on demand (ListAll): complete lists by method, and listings in flight.
@@ -472,6 +478,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
 
     def _request_page(self, cursor: str | None) -> None:
         timeout = self.call_timeout if self._is_ready else self.handshake_timeout
+        self._page_asked_at = time.monotonic()
         self._tools.request = self.request(
             proto.TOOLS_LIST,
             proto.list_params(cursor),
@@ -482,6 +489,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         )
 
     def _on_tools_page(self, result: Mapping[str, Any]) -> None:
+        waited = time.monotonic() - self._page_asked_at
         listing = self._tools
         guard = listing.guard
         if guard is None:
@@ -499,6 +507,10 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             if page.next_cursor is not None and not listing.is_dirty:
                 guard.follow(page.next_cursor)
                 self._request_page(page.next_cursor)
+                if self._on_first_pages is not None and not self._is_ready:
+                    # Once the next page is asked for: the registry judges this one while the server
+                    # answers. (The last page comes with the catalog: there is nothing to overlap it with.)
+                    self._on_first_pages(guard.pages == 1, page.tools, waited)
                 return
         except ProtocolError as exc:
             listing.abandon()

@@ -31,6 +31,7 @@ from mcp_troupe.actors.backoff import STABLE_PERIOD, GiveUp, RestartIntensity, R
 from mcp_troupe.actors.lane import CallLane
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.oauth_events import AuthStateChanged
+from mcp_troupe.actors.prejudging import pages_teller
 from mcp_troupe.actors.session import (
     CatalogChanged,
     Close,
@@ -403,6 +404,8 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                 # spec: 2026-07-28 basic/versioning — the era is cached per server and tried first next
                 # time; a failed assumption falls back as a fresh probe would.
                 era_hint=self._era_hint,
+                # The first listing's pages go to the registry as they arrive, judged meanwhile (issue 18).
+                on_first_pages=pages_teller(self.registry, config.name, incarnation),
             )
         )
         transport = self.runtime.track(self._start_transport(incarnation, session))
