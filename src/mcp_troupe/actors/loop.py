@@ -161,14 +161,26 @@ class IoLoop:
         return self._loop is not None and not self._closed
 
     def start(self, timeout: float = 10.0) -> None:
-        """Start the loop thread and wait until it accepts work."""
+        """Start the loop thread; the loop accepts work at once.
+
+        The event loop is made here, on the caller's thread, and run by the new one: a post from now on is
+        queued by ``call_soon_threadsafe`` until the loop runs it, so the caller does not wait for the
+        thread to make its loop (a block and a wake-up of the caller per troupe; issue 18). ``timeout`` is
+        kept for callers that pass it: only ``start_on`` waits.
+        """
         if self._thread is not None or self._started.is_set() or self._loop is not None:
             raise RuntimeError("IoLoop already started")
+        loop = asyncio.new_event_loop()
+        self._stop_requested = asyncio.Event()  # bound to the loop that first waits on it: ours
         # A daemon thread: a process that forgot to stop its troupe must still be able to exit.
-        self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
-        self._thread.start()
-        if not self._started.wait(timeout):
-            raise RuntimeError(f"the I/O loop did not start within {timeout} s")
+        thread = threading.Thread(target=self._run, args=(loop,), name=self._name, daemon=True)
+        self._loop, self._thread = loop, thread
+        try:
+            thread.start()
+        except BaseException:
+            self._loop = self._thread = None
+            loop.close()
+            raise
 
     def start_on(self, loop: asyncio.AbstractEventLoop, timeout: float = 10.0) -> None:
         """Run on ``loop``, an asyncio loop running in another thread, instead of a thread of our own.
@@ -198,9 +210,9 @@ class IoLoop:
             self._started.set()
             self._finished.set()
 
-    def _run(self) -> None:
+    def _run(self, loop: asyncio.AbstractEventLoop) -> None:
         try:
-            _run_loop(self._main)
+            _run_loop(loop, self._main)
         except BaseException:  # the thread must report, never die silently
             log.exception("the I/O loop crashed")
         finally:
@@ -215,7 +227,8 @@ class IoLoop:
     async def _main(self) -> None:
         self._thread_id = threading.get_ident()
         self._loop = asyncio.get_running_loop()
-        self._stop_requested = asyncio.Event()
+        if self._stop_requested is None:  # start_on: made here, on the application's loop
+            self._stop_requested = asyncio.Event()
         self._started.set()
         try:
             await self._stop_requested.wait()
@@ -360,8 +373,8 @@ class _Spawn:
     on_error: Callable[[BaseException], object] | None
 
 
-def _run_loop(main: Callable[[], Awaitable[None]]) -> None:
-    """Run ``main()`` on a new asyncio event loop of this thread, then close the loop as ``asyncio.run`` does.
+def _run_loop(loop: asyncio.AbstractEventLoop, main: Callable[[], Awaitable[None]]) -> None:
+    """Run ``main()`` on ``loop`` (new, not yet run) in this thread, then close it as ``asyncio.run`` does.
 
     Not ``anyio.run`` (nor ``asyncio.run``, which it wraps): their ``asyncio.Runner`` costs ~0.25 ms of CPU
     more to start and ~0.3 ms more to end than the same steps taken here (a context copy, a debug-mode
@@ -373,7 +386,6 @@ def _run_loop(main: Callable[[], Awaitable[None]]) -> None:
     async generators finalised, the default executor (``getaddrinfo``'s threads) joined, so nothing of the
     loop outlives :meth:`IoLoop.stop`.
     """
-    loop = asyncio.new_event_loop()
     try:
         asyncio.set_event_loop(loop)
         loop.run_until_complete(main())
