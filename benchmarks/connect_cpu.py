@@ -23,7 +23,9 @@ Two figures per client, because they are different costs:
   kept. The warm figure is not symmetric: the SDK's worker keeps its event loop across connects, while
   troupe's builds a whole troupe each time (the I/O loop's thread and event loop, the registry's thread:
   ~2-3 ms that a troupe pays once, not per server). Here troupe's worker keeps one troupe and, outside the
-  clock, stops its server (``stop_server``, which returns once the old process is gone); the clock covers
+  clock, stops its server (``stop_server``, which returns once the old process is gone) and waits until that
+  close has ended in every thread (the registry has taken it, the old session's and transport's threads have
+  ended), as the warm figure's ``stop()`` and the SDK's close have before their next connect; the clock covers
   ``start_server`` + ``wait_ready()`` + ``status()`` + ``tools()``: a new session and transport, the spawn,
   the handshake, the listing and the policy pass, as a reconnect or a troupe's next server pays them. The
   SDK's and the raw client's reconnects are their warm connects again, interleaved with troupe's.
@@ -133,6 +135,7 @@ class Worker:
                 raise RuntimeError("the kept troupe did not get ready")
         troupe = self.kept
         troupe.stop_server("echo")  # returns once the old process is gone: its close is not timed
+        self._settle_close(troupe)
         gc.collect()
         before = _thread_cpu() if self.threads else {}
         main_cpu = time.thread_time()
@@ -142,6 +145,23 @@ class Worker:
             raise RuntimeError(f"the reconnect did not get ready: {troupe.status()[0]}")
         result = self._stamp(len(troupe.tools()))
         return {**result, "ident": before, "main": main_cpu, "cpu": cpu, "wall": wall}
+
+    @staticmethod
+    def _settle_close(troupe: Any) -> None:
+        """Wait until the stopped server's close has ended in every thread, outside the clock.
+
+        ``stop_server`` returns once the old process is gone, but the registry may still be taking the stop's
+        status and the old session's and transport's threads still ending: CPU of the close, which the warm
+        figure (``stop()`` joins every thread) and the SDK's (its close has returned) keep out of the next
+        connect's clock. ``status()`` is a registry round trip behind those messages; the thread wait is
+        bounded (a thread that does not end in 5 s is the next connect's problem, not a hang here).
+        """
+        troupe.status()
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline and any(
+            thread.name.startswith(("SessionActor", "StdioTransport")) for thread in threading.enumerate()
+        ):
+            time.sleep(0.001)
 
     def _blocking(self) -> dict[str, Any]:
         from benchmarks.clients import RawPipeClient, TroupeClient

@@ -226,6 +226,33 @@ def test_an_earlier_deadline_fires_first_and_a_later_one_still_fires(lane: CallL
         slow.result(2)
 
 
+def test_a_horizon_armed_on_the_loop_spares_later_deadlines_a_post_and_they_still_fire(
+    runtime: Runtime, lane: CallLane, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    posted: list[float] = []  # timers posted to the loop from other threads (its own re-arms are cheap)
+    post = runtime.loop.call_later
+
+    def counting(delay: float, *args: Any) -> None:
+        if not runtime.loop.in_loop_thread():
+            posted.append(delay)
+        post(delay, *args)
+
+    monkeypatch.setattr(runtime.loop, "call_later", counting)
+    armed: Future[None] = Future()
+    runtime.loop.post(lambda: (lane.arm_horizon(0.1), armed.set_result(None)))
+    armed.result(2)
+    started = time.monotonic()
+    _, later = call(lane, timeout=0.3)  # after the horizon: no timer of its own
+    assert posted == []
+    with pytest.raises(CallTimedOut):
+        later.result(3)  # the horizon's timer re-armed for it, on the loop
+    assert 0.3 <= time.monotonic() - started < 2.0
+    _, sooner = call(lane, timeout=0.05)  # nothing armed now: a timer posted, as before
+    assert len(posted) == 1
+    with pytest.raises(CallTimedOut):
+        sooner.result(2)
+
+
 def test_answered_calls_never_time_out_afterwards(lane: CallLane, wire: Wire) -> None:
     request_id, future = call(lane, timeout=0.1)
     lane.receive([result_frame(request_id, {"content": []})])

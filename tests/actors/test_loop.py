@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import time
+from collections.abc import AsyncIterator
 from concurrent.futures import Future
+from typing import Any
 
 import anyio
+import anyio.to_thread
 import pytest
 import sniffio
 
@@ -312,3 +317,50 @@ def test_track_keeps_the_live_actors_and_prunes_the_dead_in_bounded_space(loop: 
     assert all(ref in kept for ref in live)
     # At most about twice the live ones (and the prune threshold's floor), never all 2,010 of them.
     assert len(kept) <= 64 + 2 * len(live)
+
+
+@pytest.mark.timeout(15)
+def test_stop_ends_what_the_loop_held_as_asyncio_run_would_and_anyio_works_without_its_runner() -> None:
+    """The loop runs without anyio's runner (cheaper per troupe): its close must still cancel stray tasks,
+    finalise async generators, join the default executor's threads and anyio's worker threads."""
+    before = set(threading.enumerate())
+    io_loop = IoLoop(name="test-io-close")
+    io_loop.start()
+    finalised = threading.Event()
+    stray_cancelled = threading.Event()
+
+    async def ticks() -> AsyncIterator[int]:
+        try:
+            yield 1
+            yield 2
+        finally:
+            finalised.set()
+
+    async def stray() -> None:
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            stray_cancelled.set()
+            raise
+
+    async def work() -> int:
+        generator = ticks()
+        first = await generator.__anext__()  # left suspended: only shutdown_asyncgens finalises it
+        asyncio.get_running_loop().create_task(stray())  # not spawned: the IoLoop does not know it
+        in_worker = await anyio.to_thread.run_sync(lambda: 41)
+        await asyncio.get_running_loop().run_in_executor(None, lambda: None)  # the default executor
+        held.append(generator)
+        return first + in_worker
+
+    held: list[Any] = []
+    try:
+        assert io_loop.spawn(work, name="holds things").future.result(5) == 42
+        extra = {thread.name for thread in set(threading.enumerate()) - before}
+        assert "AnyIO worker thread" in extra and len(extra) >= 3, extra
+    finally:
+        io_loop.stop(timeout=5)
+    assert stray_cancelled.is_set() and finalised.is_set()
+    deadline = time.monotonic() + 5
+    while set(threading.enumerate()) - before and time.monotonic() < deadline:
+        time.sleep(0.01)  # anyio's worker leaves once told (it was told when the loop's main task ended)
+    assert not set(threading.enumerate()) - before, [t.name for t in threading.enumerate()]

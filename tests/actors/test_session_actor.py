@@ -104,6 +104,26 @@ def test_handshake_reports_ready_with_every_tool_for_each_supported_version(
 
 
 @pytest.mark.timeout(15)
+def test_a_silent_probe_falls_back_at_its_timeout_without_a_cancel_and_its_late_answer_is_dropped(
+    runtime: Runtime,
+) -> None:
+    # The probe's timeout is min(PROBE_TIMEOUT, handshake_timeout): the lane's own deadline for it.
+    scripted = ScriptedSession(runtime, handshake_timeout=0.3)
+    started = time.monotonic()
+    probe = scripted.open()
+    assert probe["method"] == "server/discover"
+    initialize = scripted.wire.expect_request("initialize")
+    assert 0.3 <= time.monotonic() - started < 3.0
+    assert [m.get("method") for m in scripted.wire.sent] == ["server/discover", "initialize"]  # no cancel
+    scripted.reply(probe, {"supportedVersions": ["2026-07-28"]})  # too late: dropped, not a modern server
+    scripted.reply(initialize, initialize_result("2025-06-18"))
+    scripted.wire.expect_notification("notifications/initialized")
+    scripted.reply(scripted.wire.expect_request("tools/list"), {"tools": [tool("echo")]})
+    ready = scripted.supervisor.expect(SessionReady)
+    assert ready.info.protocol_version == "2025-06-18"
+
+
+@pytest.mark.timeout(15)
 def test_an_unsupported_version_fails_the_session_without_sending_initialized(
     scripted: ScriptedSession,
 ) -> None:

@@ -107,6 +107,14 @@ def test_cancel_gives_the_notification_for_that_id_but_never_for_initialize() ->
     assert engine.cancel(call.request_id, "again") is None
 
 
+def test_a_probe_given_up_on_is_never_cancelled_either() -> None:
+    # A legacy server's silence to server/discover is answered by initialize, with nothing sent before it.
+    engine = RequestEngine()
+    probe, _ = engine.request("server/discover", {}, None, now=0.0, timeout=1.0)
+    assert [pending.request_id for pending in engine.expire(2.0)] == [probe.request_id]
+    assert engine.cancel_frame(probe, "timed out after 1 s") == b""
+
+
 def test_the_modern_era_puts_its_meta_on_every_request_and_keeps_the_callers_meta() -> None:
     engine = modern_engine()
     _, data = engine.request(

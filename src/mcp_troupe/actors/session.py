@@ -77,6 +77,7 @@ from mcp_troupe.actors.transport import Open
 from mcp_troupe.errors import (
     AuthError,
     CallCancelled,
+    CallTimedOut,
     ConnectFailed,
     ConnectionLost,
     MalformedMessage,
@@ -129,6 +130,16 @@ CATALOGS_CHANGED_BY: Mapping[str, tuple[str, ...]] = {
 PROBE_TIMEOUT = 10.0
 
 
+def handshake_horizon(handshake_timeout: float) -> float:
+    """The shortest timeout a handshake request of a session with ``handshake_timeout`` sets: the probe's.
+
+    A lane timer armed this far ahead before the handshake starts (as the stdio transport's open task does,
+    on the loop) fires before any handshake deadline, so the handshake's requests arm none of their own: no
+    loop post from the session's thread to wake the idle loop (issue 18: a connect's client cost).
+    """
+    return min(PROBE_TIMEOUT, handshake_timeout)
+
+
 def no_capabilities(revision: Revision) -> Mapping[str, Any]:
     """The capabilities we declare with no host handlers installed: none (servers then must not ask)."""
     return {}
@@ -144,11 +155,6 @@ def _declaring_tasks(
         return task_proto.with_extension(base) if revision.is_modern else base
 
     return declared
-
-
-@dataclass(frozen=True, slots=True)
-class _ProbeExpired:
-    request_id: RequestId
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +175,6 @@ SessionMessage = (
     | ListAll
     | CancelCall
     | Close
-    | _ProbeExpired
     | _Listen
     | ServerRequestDone
 )
@@ -308,8 +313,6 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             case HeaderMismatch():
                 if msg.incarnation == self.incarnation:
                     self._on_header_mismatch(msg.pending, msg.error)
-            case _ProbeExpired():
-                self._on_probe_expired(msg.request_id)
             case _Listen():
                 self._listen_stream.listen()
             case ServerRequestDone():
@@ -381,25 +384,22 @@ class SessionActor(Supervised, pykka.ThreadingActor):
     def _step(self, step: Send | Settled | Failed) -> None:
         match step:
             case Send():
-                timeout = (
-                    min(PROBE_TIMEOUT, self.handshake_timeout) if step.is_probe else self.handshake_timeout
-                )
-                # The probe's timeout is ours to act on (a fallback), not a failure: the lane's deadline is
-                # the handshake's, and a _ProbeExpired message gives up on it early.
+                # The probe's timeout is ours to act on (a fallback to legacy), not a failure: the lane
+                # gives up on it at its own deadline without a cancel (RequestEngine.cancel_frame), and the
+                # CallTimedOut reaching _on_handshake_error falls back. One lane deadline, not a second
+                # timer posted from this thread (a wake-up of the loop less a connect, issue 18).
                 request_id = self.request(
                     step.method,
                     step.params,
                     self._on_handshake_result,
                     self._on_handshake_error,
-                    timeout=self.handshake_timeout,
+                    timeout=handshake_horizon(self.handshake_timeout)
+                    if step.is_probe
+                    else self.handshake_timeout,
                     # The handshake creates the session that held frames wait for.
                     past_hold=True,
                 )
                 self._handshake_request = request_id
-                if step.is_probe and request_id is not None:
-                    self.runtime.loop.call_later(
-                        timeout, safe_tell, self.actor_ref, _ProbeExpired(request_id)
-                    )
             case Settled():
                 self._handshake_request = None
                 self._on_settled(step)
@@ -425,19 +425,14 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         elif isinstance(error, AuthError) or self._handshake.method != modern.SERVER_DISCOVER:
             # A login is needed, or initialize itself failed: nothing to fall back to; the error says why.
             self._report_failure(error)
+        elif isinstance(error, CallTimedOut):
+            # No answer to server/discover in time: a legacy server that ignores unknown methods. The lane
+            # has forgotten the probe (a late answer is dropped); fall back.
+            self._step(self._handshake.on_no_answer(f"no answer within {error.timeout:g} s"))
         else:
-            # HTTP refused the probe without a JSON-RPC body (404, 405, 400 with nothing we recognise), or it
-            # timed out: a legacy server.
+            # HTTP refused the probe without a JSON-RPC body (404, 405, 400 with nothing we recognise): a
+            # legacy server.
             self._step(self._handshake.on_no_answer(str(error)))
-
-    def _on_probe_expired(self, request_id: RequestId) -> None:
-        if self._handshake_request != request_id or self._lane is None:
-            return
-        # No answer to server/discover in time: a legacy server that ignores unknown methods. Forget the
-        # probe (its late answer is dropped) and fall back.
-        self._lane.drop(request_id)
-        self._handshake_request = None
-        self._step(self._handshake.on_no_answer(f"no answer within {PROBE_TIMEOUT:g} s"))
 
     def _on_settled(self, settled: Settled) -> None:
         lane = self._lane

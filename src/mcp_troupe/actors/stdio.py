@@ -35,7 +35,7 @@ import pykka
 from mcp_troupe.actors.descendants import TAG_VARIABLE, end_descendants, new_tag
 from mcp_troupe.actors.lane import CallLane, Outgoing
 from mcp_troupe.actors.loop import Runtime, safe_tell
-from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown
+from mcp_troupe.actors.session import Opened, OpenFailed, TransportDown, handshake_horizon
 from mcp_troupe.actors.supervision import Supervised
 from mcp_troupe.actors.transport import CloseTransport, Open, WriteQueue
 from mcp_troupe.config import ServerConfig
@@ -370,8 +370,27 @@ class _StdioConnection(asyncio.SubprocessProtocol):
 
     # ---- opening -----------------------------------------------------------------------------------
 
-    async def open(self, command: str, args: tuple[str, ...], env: dict[str, str], cwd: str | None) -> None:
+    async def open(
+        self,
+        command: str,
+        args: tuple[str, ...],
+        env: dict[str, str],
+        cwd: str | None,
+        handshake_timeout: float | None = None,
+        deadline: tuple[float, Callable[[], object]] | None = None,
+    ) -> None:
+        """Spawn the server and tell the session ``Opened`` (or ``OpenFailed``).
+
+        Timers armed here are armed by code already on the loop, not posted to it from another thread (one
+        wake-up of the idle loop each, ~0.1-0.2 ms of CPU; issue 18): with ``handshake_timeout``, the lane's
+        deadline timer covering the session's handshake (:meth:`CallLane.arm_horizon`); with ``deadline``
+        (seconds, callback), the supervisor's connect deadline, counted from the spawn.
+        """
         loop = asyncio.get_running_loop()
+        if deadline is not None:
+            loop.call_later(deadline[0], deadline[1])
+        if handshake_timeout is not None:
+            self.lane.arm_horizon(handshake_horizon(handshake_timeout))
         self._exited = asyncio.Event()
         try:
             if HAS_PIDFD:
@@ -706,6 +725,7 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
         max_frame: int = 16 * 1024 * 1024,
         parent: pykka.ActorRef[Any] | None = None,
         open_at_start: bool = False,
+        deadline: tuple[float, Callable[[], object]] | None = None,
     ) -> None:
         super().__init__()
         self.config = config
@@ -717,6 +737,8 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
         # The supervisor starts a transport to open it at once: doing so in on_start spares the session's
         # Connect and our Open, two thread wake-ups a connect (issue 18); Open still works for other drivers.
         self._open_at_start = open_at_start
+        # (seconds, callback): the supervisor's connect deadline, armed by the open task on the loop.
+        self._deadline = deadline
 
     def on_start(self) -> None:
         if self._open_at_start:
@@ -757,6 +779,9 @@ class StdioTransport(Supervised, pykka.ThreadingActor):
                 config.args,
                 env,
                 config.cwd,
+                # The session's handshake timeout is the connect timeout (the supervisor starts it so).
+                config.connect_timeout,
+                self._deadline,
                 name=f"open {config.name}",
                 on_error=self._on_open_task_failed,
             )

@@ -16,6 +16,7 @@ rule 3). The old transport is fully closed (process group gone) before the next 
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import time
@@ -408,7 +409,8 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                 on_first_pages=pages_teller(self.registry, config.name, incarnation),
             )
         )
-        transport = self.runtime.track(self._start_transport(incarnation, session))
+        on_deadline = functools.partial(safe_tell, self.actor_ref, _ConnectDeadline(incarnation))
+        transport = self.runtime.track(self._start_transport(incarnation, session, on_deadline))
         self._session = session
         self._transport = transport
         self._pid = None
@@ -417,17 +419,18 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
             "server %s: connecting (incarnation %d, attempt %d)",
             config.name, incarnation, self._retries.attempts + 1,
         )  # fmt: skip
-        # connect_timeout bounds the whole flow: spawn/TCP, initialize, and the first full tool listing.
-        self.runtime.loop.call_later(
-            config.connect_timeout, safe_tell, self.actor_ref, _ConnectDeadline(incarnation)
-        )
         if config.transport != "stdio":
+            # connect_timeout bounds the whole flow: spawn/TCP, initialize, and the first full tool listing.
+            # (A stdio transport's open task arms it on the loop: see _start_transport.)
+            self.runtime.loop.call_later(config.connect_timeout, on_deadline)
             # A stdio transport opens itself as it starts (open_at_start); the session needs no Connect
             # either way: the transport's Opened reaches it (one thread wake-up less a connect, issue 18).
             transport.tell(Open())
         self._publish_status()
 
-    def _start_transport(self, incarnation: int, session: pykka.ActorRef[Any]) -> pykka.ActorRef[Any]:
+    def _start_transport(
+        self, incarnation: int, session: pykka.ActorRef[Any], on_deadline: Callable[[], object]
+    ) -> pykka.ActorRef[Any]:
         if self.config.transport == "stdio":
             from mcp_troupe.actors.stdio import StdioTransport
 
@@ -439,6 +442,10 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                 max_frame=self.config.max_frame_bytes,
                 parent=self.actor_ref,
                 open_at_start=True,
+                # connect_timeout bounds the whole flow: spawn, initialize, and the first full tool listing.
+                # The transport's open task arms it, already on the loop: one loop post less a connect
+                # (issue 18). It counts from the spawn, after the transport thread's start (microseconds).
+                deadline=(self.config.connect_timeout, on_deadline),
             )
         from mcp_troupe.actors.http import HttpTransport
 

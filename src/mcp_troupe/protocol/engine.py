@@ -53,6 +53,10 @@ __all__ = [
 MAX_CONSECUTIVE_BAD_FRAMES = 100
 # Ids of requests given up on (timed out, cancelled), remembered so that their late answers drop quietly.
 RECENTLY_ABANDONED = 1024
+# Requests given up on without notifications/cancelled. spec: lifecycle — initialize MUST NOT be cancelled;
+# the server/discover probe that times out is a legacy server's silence (spec: 2026-07-28 basic/versioning),
+# answered by falling back to initialize, before which a legacy server expects nothing else of us.
+_NEVER_CANCELLED = frozenset({proto.INITIALIZE, modern.SERVER_DISCOVER})
 # Requests whose result may be `input_required` (spec: 2026-07-28 basic/patterns/mrtr).
 INPUT_METHODS = frozenset({proto.TOOLS_CALL, proto.RESOURCES_READ, proto.PROMPTS_GET})
 # Requests that are safe to send again after a broken stream or an expired session: they change nothing.
@@ -433,8 +437,9 @@ class RequestEngine:
         return [pending for _request_id, pending in expired]
 
     def cancel_frame(self, pending: Pending, reason: str) -> bytes:
-        """The ``notifications/cancelled`` frame for a request given up on (empty for ``initialize``)."""
-        if pending.method == proto.INITIALIZE:
+        """The ``notifications/cancelled`` frame for a request given up on (empty for ``initialize`` and the
+        ``server/discover`` probe)."""
+        if pending.method in _NEVER_CANCELLED:
             return b""
         return jsonrpc.encode_notification(
             proto.CANCELLED, proto.cancelled_params(pending.request_id, reason)
