@@ -34,6 +34,7 @@ from tests.corpus.evaluate import (
     TUNING_4,
     TUNING_5,
     TUNING_6,
+    TUNING_7,
     benign_split,
     benign_tools,
     graded_scan,
@@ -116,8 +117,9 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "f": TUNING_4,
         "h": TUNING_5,
         "i": TUNING_6,
+        "j": TUNING_7,
     }
-    classes = Counter(attack for attack, family in families if family not in ("e", "f", "h", "i"))
+    classes = Counter(attack for attack, family in families if family not in ("e", "f", "h", "i", "j"))
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
     assert sum(count == 4 for count in classes.values()) >= 20
@@ -140,6 +142,13 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
     assert len(family_i) >= 240 and 2 * sum(tool["language"] != "en" for tool in family_i) > len(family_i)
     assert {tool["package"] for tool in benign_tools(TUNING_6)} == {"lookalikes-4"}
     assert len(benign_tools(TUNING_6)) >= 150
+    # Family j (round 8): weighted to the weak classes and to Spanish, Russian and Dutch; its look-alikes.
+    family_j = Counter(tool["class"] for tool in poisoned_tools(TUNING_7))
+    assert sum(family_j.values()) >= 160
+    weak = ("destructive-command", "error-lure", "financial-redirect", "memory-persistence")
+    assert all(family_j[attack] >= 20 for attack in weak)
+    written = [tool for tool in benign_tools(TUNING_7) if tool["registry"] == "written"]
+    assert {tool["package"] for tool in written} == {"lookalikes-5"} and len(written) >= 80
 
 
 def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> None:
