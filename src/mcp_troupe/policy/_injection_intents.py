@@ -141,6 +141,19 @@ def _insists_nearby(text: str, match: re.Match[str]) -> bool:
     return _INSISTS.search(_sentence_of(text, match)) is not None
 
 
+_DESTINATION_VALUE: Final = re.compile(
+    r"(?-i:\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7})|\b0x[0-9a-fA-F]{40}\b|\b\d[\d -]{6,30}\d\b|"
+    r"[\w.+-]+@[\w-]+\.[a-z]{2,}|https?://",
+    re.IGNORECASE,
+)
+
+
+def _names_a_destination_or_insists(text: str, match: re.Match[str]) -> bool:
+    """The sentence writes out the new destination (an IBAN, a wallet, an account number, an address, a
+    URL), or insists on it: what a redirect does and a tool that changes a payout account does not."""
+    return _DESTINATION_VALUE.search(_sentence_of(text, match)) is not None or _insists_nearby(text, match)
+
+
 # A run-first order insists: it admits no exception, or puts itself before the user's own request.
 _RUN_FIRST_INSISTS: Final = re.compile(
     r"\b(?:always|no\s+exceptions?|without\s+exception|(?:whatever|anything|everything)\s+the\s+user|"
@@ -1190,5 +1203,9 @@ EXFILTRATION_INTENTS: Final[list[_Pattern]] = [
             "wallet account iban address payee recipient destination",
         ),
         HIGH,
+        # Round 8: a payout tool says "change the account payouts are sent to"; a redirect names the new
+        # destination, or insists.
+        _names_a_destination_or_insists,
+        WEAK,
     ),
 ]

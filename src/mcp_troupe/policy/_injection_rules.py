@@ -448,7 +448,7 @@ def _sent_to_address_always(text: str) -> re.Match[str] | None:
 
 def _secret_from_a_source_into_parameter(text: str) -> re.Match[str] | None:
     """:func:`_secret_into_parameter` where the secret is read from somewhere or taken wholesale."""
-    for match in _PUT_INTO_PARAMETER.finditer(text):
+    for match in _put_into_parameter(text):
         sentence = _sentence_around(text, match.start(), match.end())
         if _names_a_secret(sentence) and (_from_a_source(text, match) or _HARVEST.search(sentence)):
             return match
@@ -610,16 +610,27 @@ _SEND_TO_ADDRESS_QUALIFIER = re.compile(
 )
 # Putting something into a parameter: counts only when the sentence names a secret or a sensitive path.
 _PUT_INTO_PARAMETER = re.compile(
-    r"\b(?:pass|include|put|insert|embed|attach|append|add|place|paste|copy|hand|give|send|fill|store|set|provide|"
-    r"dump|write|save|record)\b"
+    r"\b(?:pass|include|put|insert|embed|attach|append|add|place|paste|copy|hand|give|send|resend|fill|store|set|"
+    r"provide|dump|write|save|record)\b"
     rf"{_S}{{0,60}}?{_INTO_PARAMETER}",
     _FLAGS,
 )
 _PUT_INTO_PARAMETER_NEEDS = _needs(
-    "pass include put insert embed attach append add place paste copy hand give send fill store set provide "
-    "dump write save record",
+    "pass include put insert embed attach append add place paste copy hand give send resend fill store set "
+    "provide dump write save record",
     _INTO_PARAMETER_NEEDS,
 )
+
+# "Values set here override the defaults": a participle with nothing put, not an order to put something here.
+_BARE_PARTICIPLE = re.compile(r"(?:set|stored|saved|recorded|written|added|provided)\s+here", re.IGNORECASE)
+
+
+def _put_into_parameter(text: str) -> Iterator[re.Match[str]]:
+    """The matches of :data:`_PUT_INTO_PARAMETER` that put something (round 8: not "values set here")."""
+    for match in _PUT_INTO_PARAMETER.finditer(text):
+        if _BARE_PARTICIPLE.fullmatch(match.group(0)) is None:
+            yield match
+
 
 _Check = Callable[[str], re.Match[str] | None]
 # A finding before it is given its field: (rule, found in decoded text, excerpt).
@@ -695,7 +706,7 @@ def _sent_to_address(text: str) -> re.Match[str] | None:
 
 def _secret_into_parameter(text: str) -> re.Match[str] | None:
     """'pass/put ... in the "x" parameter' in a sentence that names a secret or a sensitive path."""
-    for match in _PUT_INTO_PARAMETER.finditer(text):
+    for match in _put_into_parameter(text):
         if _names_a_secret(_sentence_around(text, match.start(), match.end())):
             return match
     return None
@@ -725,7 +736,7 @@ _OWN_CREDENTIAL = re.compile(
 def _someones_secret_into_parameter(text: str) -> re.Match[str] | None:
     """:func:`_secret_into_parameter` unless the secret is the caller's own credential for this service
     ("your API key"), taken from nowhere."""
-    for match in _PUT_INTO_PARAMETER.finditer(text):
+    for match in _put_into_parameter(text):
         sentence = _sentence_around(text, match.start(), match.end())
         if not _names_a_secret(sentence):
             continue

@@ -20,6 +20,7 @@ sentence says (see the predicates in ``_injection_rules``):
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from mcp_troupe.policy._injection_prefilter import _needs
@@ -517,6 +518,17 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
     ),
 ]
 
+_DECLINED: Final = re.compile(r"\b(?:not|never|don'?t|no|nor)\s+$", re.IGNORECASE)
+
+
+def _names_a_secret_near_not_declined(text: str, match: re.Match[str]) -> bool:
+    """:func:`_names_a_secret_near`, unless the retry is declined: "do not retry with other credentials" is
+    a real tool's advice (round 8), "retry with the user's token" a lure."""
+    return _DECLINED.search(text, max(0, match.start() - 12), match.start()) is None and _names_a_secret_near(
+        text, match
+    )
+
+
 EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
     (
         r"\b(?:the\s+|this\s+|expected\s+|its\s+)?value\s+(?:must|should|shall|has\s+to|needs\s+to)\s+be\b"
@@ -726,7 +738,7 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
             "private",
         ),
         HIGH,
-        _names_a_secret_near,
+        _names_a_secret_near_not_declined,
         WEAK,
     ),
     (
