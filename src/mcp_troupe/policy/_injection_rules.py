@@ -140,8 +140,24 @@ def _not_negated(text: str, match: re.Match[str]) -> bool:
 
 
 def _not_about_a_secret(text: str, match: re.Match[str]) -> bool:
-    """The sentence names no secret: "never tell the user their password" is a safeguard, not concealment."""
-    return not _names_a_secret_near(text, match)
+    """The sentence names no secret: "never tell the user their password" is a safeguard, not concealment.
+    (Round 8: nor is what goes untold a detail of the output: "don't bother telling the user the IDs".)"""
+    return not _names_a_secret_near(text, match) and not _tells_only_a_detail(text, match)
+
+
+# What a formatting note leaves out of an answer: identifiers, dates, raw structure (not a fact, an act or a
+# copy kept from the user).
+_PRESENTATION_DETAIL = re.compile(
+    r"\s*(?:about\s+)?(?:the|their|its|any|these|those|all)?\s*(?:raw\s+|internal\s+|technical\s+|numeric\s+)?"
+    r"(?:ids?|identifiers?|uuids?|timestamps?|creation\s+dates?|dates|metadata|json|field\s+names|cursors?|"
+    r"pagination\s+tokens?|object\s+ids?|record\s+ids?)\b(?!\s+(?:of|to|from|were|was|are|is)\b)",
+    re.IGNORECASE,
+)
+
+
+def _tells_only_a_detail(text: str, match: re.Match[str]) -> bool:
+    """What the match says not to tell (right after it) is a detail of the output such as its IDs."""
+    return _PRESENTATION_DETAIL.match(text, match.end()) is not None
 
 
 def _says_other(text: str, match: re.Match[str]) -> bool:
@@ -331,7 +347,7 @@ _SECRET = re.compile(
     r"\b(?:api[\s_-]?keys?|api[\s_-]?tokens?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?tokens?|bearer\s+tokens?|tokens|"
     r"credentials?|passwords?|passphrases?|secrets?|private[\s_-]keys?|ssh\s+keys?|environment\s+variables?|"
     r"env\s+vars?|cookies|session\s+(?:ids?|tokens?)|seed\s+phrases?|recovery\s+phrases?|clipboard|"
-    r"(?:every|all|each)\s+(?:of\s+the\s+)?(?:user'?s?\s+|previous\s+)?messages?|conversation|chat\s+history|"
+    r"(?:every|all|each)\s+(?:of\s+the\s+)?(?:user'?s?\s+|previous\s+)?messages?|conversation(?![\s/]*(?:chat\s*)?(?:titles?|names?|ids?|labels?|tabs?|topics?)\b)|chat\s+history|"
     r"everything\s+the\s+user\s+(?:has\s+)?(?:said|written|typed|asked|shared))\b",
     re.IGNORECASE,
 )
@@ -621,8 +637,12 @@ _PUT_INTO_PARAMETER_NEEDS = _needs(
     _INTO_PARAMETER_NEEDS,
 )
 
-# "Values set here override the defaults": a participle with nothing put, not an order to put something here.
-_BARE_PARTICIPLE = re.compile(r"(?:set|stored|saved|recorded|written|added|provided)\s+here", re.IGNORECASE)
+# "Values set here override the defaults": a participle with nothing put, not an order to put something here;
+# "a session_id you can pass back into ask_question": a value the tool returned, handed back to it.
+_BARE_PARTICIPLE = re.compile(
+    r"(?:set|stored|saved|recorded|written|added|provided)\s+here|\w+\s+(?:it\s+|them\s+)?back\b.*",
+    re.IGNORECASE | re.DOTALL,
+)
 
 
 def _put_into_parameter(text: str) -> Iterator[re.Match[str]]:
