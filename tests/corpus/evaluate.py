@@ -48,10 +48,10 @@ written before round 7 changed the scan, measured blind, then tuned and trained 
 (``tests/corpus/family_i.py``)."""
 TUNING_7 = "tuning-7"
 """Poisoned family ``j`` and the round-8 look-alikes (package ``lookalikes-5``), weighted to the classes and
-languages held-out-3 found weakest, and the round-8 real tools (``benign_real_4.json``, npm only): written or
+languages held-out-3 found weakest, and the round-8 real tools (``benign_real_5.json``, npm only): written or
 built before round 8 changed the scan, measured blind, then tuned and trained on
-(``tests/corpus/family_j.py``, ``tests/corpus/build_benign_4.py``)."""
-TUNING_7_REAL = "benign_real_4.json"
+(``tests/corpus/family_j.py``, ``tests/corpus/build_benign_5.py``)."""
+TUNING_7_REAL = "benign_real_5.json"
 HELD_OUT_3 = "held-out-3"
 """Round 5 (2026-12-02, helper ``corpusg``): poisoned family ``g`` (``poisoned_held_out_3.json``), real
 tools of packages no earlier corpus used (``benign_real_3.json``) and written look-alikes

@@ -4,7 +4,7 @@
 
 Run by hand; the output is committed and deterministic (the same corpora give the same bytes; the unit
 tests hold it to that). It reads the TUNING parts only: benign ``tuning`` .. ``tuning-7`` (``tuning-7``:
-the round-8 look-alikes and the real tools of ``benign_real_4.json``) and the first benign corpus, and
+the round-8 look-alikes and the real tools of ``benign_real_5.json``) and the first benign corpus, and
 poisoned families ``a``, ``b``, ``e``, ``f``, ``h``, ``i`` and ``j``. Families ``c``, ``d`` and ``g``, the
 held-out benign packages and ``held-out-3`` are never read here.
 
@@ -84,7 +84,7 @@ MIN_COUNT = 2
 L2 = 3e-4
 L2_WORDS = 1e-4
 """The L2 penalty of word features (``u:``, ``b:``, ``f:``); :data:`L2` is that of the structural ones.
-Round 8: 1e-4 (was 3e-4). With the 1,425 real tools of ``benign_real_4.json`` as negatives, a word may weigh
+Round 8: 1e-4 (was 3e-4). With the 1,425 real tools of ``benign_real_5.json`` as negatives, a word may weigh
 more without the real tools paying for it: out of fold, 12 of 3,760 real tuning tools over the threshold (18
 at 3e-4) and every left-out family caught more often (docs/security.md, round 8)."""
 STEPS = 400

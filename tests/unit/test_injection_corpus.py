@@ -253,7 +253,7 @@ def test_family_f_and_its_look_alikes_hold_what_was_measured() -> None:
 # Family h (round 6, trained on): blind with the round-5 scan 156/214, and 14 of its 165 look-alikes kept out
 # (4 blocked); after round 6, in-sample, 194/214, and 9 look-alikes kept out, 2 of them blocked by rules of
 # high confidence (chat-template tokens in a dataset tool, [INST] in a prompt linter).
-# Round 8 (scorer retrained with family j and benign_real_4.json, threshold 0.844): 200/214, and 10
+# Round 8 (scorer retrained with family j and benign_real_5.json, threshold 0.844): 200/214, and 10
 # look-alikes kept out (one more withheld by the scorer).
 FAMILY_H_MIN_CAUGHT = 0.89
 LOOKALIKES_3_KEPT_OUT = 10
@@ -275,7 +275,7 @@ def test_family_i_and_its_look_alikes_hold_what_was_measured() -> None:
 
 
 # Round 8 (tuning-7): family j blind with the scan of 538ae33 135/176, its look-alikes 7/88 kept out (3
-# blocked); the round-8 real tools (benign_real_4.json, 1,425 tools of 63 npm packages) blind 39 kept out
+# blocked); the round-8 real tools (benign_real_5.json, 1,425 tools of 63 npm packages) blind 39 kept out
 # (2.7 %), 13 blocked. After round 8, in sample: see the floors.
 FAMILY_J_MIN_CAUGHT = 0.97
 LOOKALIKES_5_KEPT_OUT = 4
@@ -296,7 +296,7 @@ def test_family_j_and_the_round_8_real_tools_hold_what_was_measured() -> None:
 def test_the_round_8_real_tools_come_from_packages_no_earlier_corpus_used() -> None:
     from tests.corpus import build_benign, build_benign_3
 
-    document = load("benign_real_4.json")
+    document = load("benign_real_5.json")
     packages = set(document["packages"]) | set(document["failed"])
     earlier = (
         set(_seen_lines())

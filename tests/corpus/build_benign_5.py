@@ -1,4 +1,4 @@
-"""Build tests/corpus/benign_real_4.json: a *tuning* set of real tool definitions from npm (round 8).
+"""Build tests/corpus/benign_real_5.json: a *tuning* set of real tool definitions from npm (round 8).
 
 Tuning, not held out: round 8 (helper ``inject6``, 2026-12-02) measured the scan on it once, blind, and then
 tuned on it (see docs/security.md, "Round 8"). PyPI is left to the held-out part being built in the same
@@ -6,7 +6,7 @@ round, so every candidate here is an npm package.
 
 Not run by CI (it needs the npm registry). Run it by hand to rebuild the file:
 
-    python -m tests.corpus.build_benign_4 --scratch /tmp/corpus-build-4 [--jobs 4] [--only NAME ...]
+    python -m tests.corpus.build_benign_5 --scratch /tmp/corpus-build-4 [--jobs 4] [--only NAME ...]
 
 It reuses the installer and the stdio lister of :mod:`tests.corpus.build_benign` (each package in its own
 directory under ``--scratch``, placeholder credentials only, a throw-away ``HOME``, ``initialize`` then
@@ -40,7 +40,7 @@ from tests.corpus.build_benign import (
 )
 
 CORPUS = Path(__file__).resolve().parent
-OUT = CORPUS / "benign_real_4.json"
+OUT = CORPUS / "benign_real_5.json"
 
 # (package, extra command-line arguments), from the npm registry's more downloaded MCP servers that no
 # earlier build tried. A candidate that needs a real credential or service to list its tools fails and is
@@ -266,7 +266,7 @@ def write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
     document = {
         "about": (
             "TUNING (part tuning-7): real MCP tool definitions listed with tools/list by "
-            "tests/corpus/build_benign_4.py from npm packages that no earlier corpus used (started over "
+            "tests/corpus/build_benign_5.py from npm packages that no earlier corpus used (started over "
             "stdio with placeholder credentials). Measured once blind in round 8, then tuned on. The text is "
             "quoted as test data and belongs to the packages' authors. Do not edit entries."
         ),
