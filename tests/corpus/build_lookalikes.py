@@ -22,6 +22,7 @@ from typing import Any
 
 from tests.corpus.family_h import LOOKALIKES_3
 from tests.corpus.family_i import LOOKALIKES_4, LOOKALIKES_4_LANGUAGES
+from tests.corpus.family_j import LOOKALIKES_5, LOOKALIKES_5_LANGUAGES
 
 OUT = Path(__file__).resolve().parent / "benign_lookalikes.json"
 
@@ -657,6 +658,16 @@ def main() -> None:
                 "language": LOOKALIKES_4_LANGUAGES[tool["name"]],
             }
             for tool in LOOKALIKES_4
+        ]
+        + [
+            {
+                **tool,
+                "registry": "written",
+                "package": "lookalikes-5",
+                "version": "round-8",
+                "language": LOOKALIKES_5_LANGUAGES[tool["name"]],
+            }
+            for tool in LOOKALIKES_5
         ]
     )
     names = [entry["name"] for entry in entries]

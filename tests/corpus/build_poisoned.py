@@ -27,11 +27,12 @@ from typing import Any
 
 from tests.corpus.family_h import FAMILY_H, FAMILY_H_LANGUAGES
 from tests.corpus.family_i import FAMILY_I, FAMILY_I_LANGUAGES
+from tests.corpus.family_j import FAMILY_J, FAMILY_J_LANGUAGES
 
 OUT = Path(__file__).resolve().parent / "poisoned_real.json"
 # Family a was tuned on; b was the first held-out part, measured once and then tuned on; c is held out; d is
 # held out too (round 3); e (round 4) is a third tuning part, f (round 5) a fourth, h (round 6) a fifth,
-# i (round 7, mostly other languages) a sixth.
+# i (round 7, mostly other languages) a sixth, j (round 8, the weak classes) a seventh.
 SPLITS = {
     "a": "tuning",
     "b": "tuning-2",
@@ -41,6 +42,7 @@ SPLITS = {
     "f": "tuning-4",
     "h": "tuning-5",
     "i": "tuning-6",
+    "j": "tuning-7",
 }
 
 # Ordinary tools that carry a payload. Each is a plausible definition on its own.
@@ -1423,6 +1425,13 @@ LANGUAGES.update(FAMILY_H_LANGUAGES)
 for _attack, _payloads in FAMILY_I.items():
     CLASSES[_attack][2]["i"] = list(_payloads)
 LANGUAGES.update(FAMILY_I_LANGUAGES)
+
+# Family j (round 8, helper `inject6`): a seventh tuning part, weighted to the classes and languages the
+# second held-out-3 measurement found weakest, in tests/corpus/family_j.py. Written without reading family c,
+# d or g.
+for _attack, _payloads in FAMILY_J.items():
+    CLASSES[_attack][2]["j"] = list(_payloads)
+LANGUAGES.update(FAMILY_J_LANGUAGES)
 
 
 def _digest(text: str) -> int:

@@ -49,6 +49,12 @@ TUNING_6 = "tuning-6"
 """Poisoned family ``i`` and the round-7 look-alikes (package ``lookalikes-4``), mostly in other languages:
 written before round 7 changed the scan, measured blind, then tuned and trained on
 (``tests/corpus/family_i.py``)."""
+TUNING_7 = "tuning-7"
+"""Poisoned family ``j`` and the round-8 look-alikes (package ``lookalikes-5``), weighted to the classes and
+languages held-out-3 found weakest, and the round-8 real tools (``benign_real_5.json``, npm only): written or
+built before round 8 changed the scan, measured blind, then tuned and trained on
+(``tests/corpus/family_j.py``, ``tests/corpus/build_benign_5.py``)."""
+TUNING_7_REAL = "benign_real_5.json"
 HELD_OUT_3 = "held-out-3"
 """Round 5 (2026-12-02, helper ``corpusg``): poisoned family ``g`` (``poisoned_held_out_3.json``), real
 tools of packages no earlier corpus used (``benign_real_3.json``) and written look-alikes
@@ -112,6 +118,13 @@ def _held_out_4_packages() -> frozenset[str]:
     return frozenset(load(HELD_OUT_4_FILES["real"])["packages"])
 
 
+@cache
+def _tuning_7_packages() -> frozenset[str]:
+    if not (CORPUS / TUNING_7_REAL).exists():
+        return frozenset()
+    return frozenset(load(TUNING_7_REAL)["packages"])
+
+
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
     (``tuning`` or ``tuning-2``); ``tuning-3``, ``tuning-4`` and ``tuning-5`` for the written look-alikes;
@@ -122,13 +135,18 @@ def benign_split(registry: str, package: str) -> str:
             return HELD_OUT_3
         if package == LOOKALIKES_4:
             return HELD_OUT_4
-        return {"lookalikes-2": TUNING_4, "lookalikes-3": TUNING_5, "lookalikes-4": TUNING_6}.get(
-            package, TUNING_3
-        )
+        return {
+            "lookalikes-2": TUNING_4,
+            "lookalikes-3": TUNING_5,
+            "lookalikes-4": TUNING_6,
+            "lookalikes-5": TUNING_7,
+        }.get(package, TUNING_3)
     if f"{registry}:{package}" in _held_out_3_packages():
         return HELD_OUT_3
     if f"{registry}:{package}" in _held_out_4_packages():
         return HELD_OUT_4
+    if f"{registry}:{package}" in _tuning_7_packages():
+        return TUNING_7
     if f"{registry}:{package}" not in _seen_packages():
         return HELD_OUT
     return TUNING if first_split(package) == TUNING else TUNING_2
@@ -142,6 +160,8 @@ def benign_tools(split: str = "all") -> list[dict[str, Any]]:
     if split == HELD_OUT_4:
         return held_out_4_benign("real") + held_out_4_benign("written")
     tools: list[dict[str, Any]] = load("benign_real.json")["tools"] + load("benign_lookalikes.json")["tools"]
+    if split in (TUNING_7, "all") and (CORPUS / TUNING_7_REAL).exists():
+        tools = tools + load(TUNING_7_REAL)["tools"]
     return [
         tool for tool in tools if split == "all" or benign_split(tool["registry"], tool["package"]) == split
     ]
@@ -290,6 +310,7 @@ def main() -> None:
             TUNING_4,
             TUNING_5,
             TUNING_6,
+            TUNING_7,
             "all",
         ),
         default=HELD_OUT,

@@ -3,9 +3,10 @@
     python -m tests.corpus.train_scorer [--check] [--folds-only] [--out PATH]
 
 Run by hand; the output is committed and deterministic (the same corpora give the same bytes; the unit
-tests hold it to that). It reads the TUNING parts only: benign ``tuning`` .. ``tuning-5`` and the first
-benign corpus, and poisoned families ``a``, ``b``, ``e``, ``f`` and ``h``. Families ``c`` and ``d`` and the
-held-out benign packages are never read here.
+tests hold it to that). It reads the TUNING parts only: benign ``tuning`` .. ``tuning-7`` (``tuning-7``:
+the round-8 look-alikes and the real tools of ``benign_real_5.json``) and the first benign corpus, and
+poisoned families ``a``, ``b``, ``e``, ``f``, ``h``, ``i`` and ``j``. Families ``c``, ``d`` and ``g``, the
+held-out benign packages and ``held-out-3`` are never read here.
 
 The unit is a sentence (``policy._injection_model.sentences``), filtered as the scan filters it. A
 sentence of a benign tool is a negative. A sentence of a poisoned tool is a positive unless it is a
@@ -48,6 +49,7 @@ from tests.corpus.evaluate import (
     TUNING_4,
     TUNING_5,
     TUNING_6,
+    TUNING_7,
     benign_tools,
     graded_scan,
     load,
@@ -66,16 +68,25 @@ from mcp_troupe.policy._injection_model import (
 from mcp_troupe.policy._injection_text import _normalise
 from mcp_troupe.policy.injection import _schema_strings, grade
 
-TRAINING_FAMILIES = ("a", "b", "e", "f", "h", "i")
-BENIGN_SPLITS = (TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, TUNING_6)
-LOOKALIKE_FAMILY = {"lookalikes": "e", "lookalikes-2": "f", "lookalikes-3": "h", "lookalikes-4": "i"}
+TRAINING_FAMILIES = ("a", "b", "e", "f", "h", "i", "j")
+BENIGN_SPLITS = (TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, TUNING_6, TUNING_7)
+LOOKALIKE_FAMILY = {
+    "lookalikes": "e",
+    "lookalikes-2": "f",
+    "lookalikes-3": "h",
+    "lookalikes-4": "i",
+    "lookalikes-5": "j",
+}
 """The written look-alikes were each written with one poisoned family, by the same author in the same hour,
 so they are held out with it: a fold tests a family and the look-alikes written beside it together."""
 MAX_FP = 0.005
 MIN_COUNT = 2
 L2 = 3e-4
-L2_WORDS = 3e-4
-"""The L2 penalty of word features (``u:``, ``b:``, ``f:``); :data:`L2` is that of the structural ones."""
+L2_WORDS = 1e-4
+"""The L2 penalty of word features (``u:``, ``b:``, ``f:``); :data:`L2` is that of the structural ones.
+Round 8: 1e-4 (was 3e-4). With the 1,425 real tools of ``benign_real_5.json`` as negatives, a word may weigh
+more without the real tools paying for it: out of fold, 12 of 3,760 real tuning tools over the threshold (18
+at 3e-4) and every left-out family caught more often (docs/security.md, round 8)."""
 STEPS = 400
 RATE = 0.05
 PRUNE = 0.002

@@ -34,6 +34,7 @@ from tests.corpus.evaluate import (
     TUNING_4,
     TUNING_5,
     TUNING_6,
+    TUNING_7,
     benign_split,
     benign_tools,
     graded_scan,
@@ -116,8 +117,9 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "f": TUNING_4,
         "h": TUNING_5,
         "i": TUNING_6,
+        "j": TUNING_7,
     }
-    classes = Counter(attack for attack, family in families if family not in ("e", "f", "h", "i"))
+    classes = Counter(attack for attack, family in families if family not in ("e", "f", "h", "i", "j"))
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
     assert sum(count == 4 for count in classes.values()) >= 20
@@ -140,6 +142,13 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
     assert len(family_i) >= 240 and 2 * sum(tool["language"] != "en" for tool in family_i) > len(family_i)
     assert {tool["package"] for tool in benign_tools(TUNING_6)} == {"lookalikes-4"}
     assert len(benign_tools(TUNING_6)) >= 150
+    # Family j (round 8): weighted to the weak classes and to Spanish, Russian and Dutch; its look-alikes.
+    family_j = Counter(tool["class"] for tool in poisoned_tools(TUNING_7))
+    assert sum(family_j.values()) >= 160
+    weak = ("destructive-command", "error-lure", "financial-redirect", "memory-persistence")
+    assert all(family_j[attack] >= 20 for attack in weak)
+    written = [tool for tool in benign_tools(TUNING_7) if tool["registry"] == "written"]
+    assert {tool["package"] for tool in written} == {"lookalikes-5"} and len(written) >= 80
 
 
 def test_held_out_poisoned_tools_are_caught_at_least_as_often_as_measured() -> None:
@@ -244,8 +253,10 @@ def test_family_f_and_its_look_alikes_hold_what_was_measured() -> None:
 # Family h (round 6, trained on): blind with the round-5 scan 156/214, and 14 of its 165 look-alikes kept out
 # (4 blocked); after round 6, in-sample, 194/214, and 9 look-alikes kept out, 2 of them blocked by rules of
 # high confidence (chat-template tokens in a dataset tool, [INST] in a prompt linter).
+# Round 8 (scorer retrained with family j and benign_real_5.json, threshold 0.844): 200/214, and 10
+# look-alikes kept out (one more withheld by the scorer).
 FAMILY_H_MIN_CAUGHT = 0.89
-LOOKALIKES_3_KEPT_OUT = 9
+LOOKALIKES_3_KEPT_OUT = 10
 LOOKALIKES_3_BLOCKED = 2
 
 
@@ -261,6 +272,50 @@ def test_family_i_and_its_look_alikes_hold_what_was_measured() -> None:
     assert poisoned.share(poisoned.caught) >= FAMILY_I_MIN_CAUGHT
     benign = rates(verdict for _, verdict in verdicts("benign", TUNING_6))
     assert benign.caught <= LOOKALIKES_4_KEPT_OUT
+
+
+# Round 8 (tuning-7): family j blind with the scan of 538ae33 135/176, its look-alikes 7/88 kept out (3
+# blocked); the round-8 real tools (benign_real_5.json, 1,425 tools of 63 npm packages) blind 39 kept out
+# (2.7 %), 13 blocked. After round 8, in sample: see the floors.
+FAMILY_J_MIN_CAUGHT = 0.97
+LOOKALIKES_5_KEPT_OUT = 4
+REAL_4_MAX_KEPT_OUT = 0.005
+
+
+def test_family_j_and_the_round_8_real_tools_hold_what_was_measured() -> None:
+    poisoned = rates(verdict for _, verdict in verdicts("poisoned", TUNING_7))
+    assert poisoned.share(poisoned.caught) >= FAMILY_J_MIN_CAUGHT
+    measured = verdicts("benign", TUNING_7)
+    written = rates(verdict for tool, verdict in measured if tool["registry"] == "written")
+    real = rates(verdict for tool, verdict in measured if tool["registry"] != "written")
+    assert written.blocked == 0 and written.caught <= LOOKALIKES_5_KEPT_OUT
+    assert real.total >= 600 and real.blocked == 0, real
+    assert real.share(real.caught) <= REAL_4_MAX_KEPT_OUT, real
+
+
+def test_the_round_8_real_tools_come_from_packages_no_earlier_corpus_used() -> None:
+    from tests.corpus import build_benign, build_benign_3
+
+    document = load("benign_real_5.json")
+    packages = set(document["packages"]) | set(document["failed"])
+    earlier = (
+        set(_seen_lines())
+        | set(load("benign_real.json")["packages"])
+        | set(load("benign_real.json")["failed"])
+    )
+    # The candidates of the held-out build, from its builder (its data file is not opened here).
+    for module in (build_benign, build_benign_3):
+        earlier |= {f"npm:{name}" for name, _ in module.NPM} | {f"pypi:{name}" for name, _ in module.PYPI}
+    assert packages and not packages & earlier
+    assert {key.split(":", 1)[0] for key in packages} == {"npm"}
+    assert len(document["packages"]) >= 25 and len(document["tools"]) >= 600
+
+
+def _seen_lines() -> list[str]:
+    from tests.corpus.evaluate import CORPUS
+
+    lines = (CORPUS / "benign_seen_packages.txt").read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 def test_family_h_and_its_look_alikes_hold_what_was_measured() -> None:

@@ -6,6 +6,7 @@ Private to :mod:`mcp_troupe.policy.injection` (whose docstring lists what the ru
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from mcp_troupe.policy._injection_prefilter import _needs
@@ -18,7 +19,26 @@ from mcp_troupe.policy._injection_rules import (
     _not_defensive,
     _Pattern,
     _says_other,
+    _sentence,
 )
+
+# Round 8: what makes "never ask for confirmation" an attack is what goes unconfirmed. A real tool's workflow
+# notes say it of their own bookkeeping ("NEVER ask for confirmation - handle it transparently"): withheld for
+# review, not blocked.
+_CONSEQUENTIAL_ACT: Final = re.compile(
+    r"\b(?:delet\w*|remov\w*|drop\w*|destroy\w*|wip\w*|overwrit\w*|transfer\w*|pay\w*|purchas\w*|buy\w*|"
+    r"send\w*|sent|email\w*|shar\w*|upload\w*|forward\w*|publish\w*|post\w*|execut\w*|run|running|"
+    r"commands?|install\w*|push\w*|deploy\w*|merg\w*|secrets?|tokens?|passwords?|credentials?|keys?|files?|"
+    r"money|funds|orders?|charg\w*|approv\w*|grant\w*|permissions?|access|anything|everything|actions?|"
+    r"operations?|changes?|calls?|tools?)\b",
+    re.IGNORECASE,
+)
+
+
+def _with_a_consequential_act(text: str, match: re.Match[str]) -> bool:
+    """The sentence names what goes unconfirmed: a deletion, a payment, a message sent, a command run."""
+    return _CONSEQUENTIAL_ACT.search(_sentence(text, match)) is not None
+
 
 _MODEL_DIRECTIVE_PATTERNS: Final[list[_Pattern]] = [
     # overriding what the model was told: "ignore all previous instructions", "disregard your prior
@@ -189,6 +209,9 @@ _MODEL_DIRECTIVE_PATTERNS: Final[list[_Pattern]] = [
             "ask request prompt wait check",
             "confirmation permission approval consent before",
         ),
+        HIGH,
+        _with_a_consequential_act,
+        LOW,
     ),
     # the bare imperative "run ... without asking" ("Runs ... without asking" describes a tool: not matched)
     (

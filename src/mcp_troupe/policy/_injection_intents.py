@@ -22,7 +22,16 @@ import re
 from typing import Final
 
 from mcp_troupe.policy._injection_prefilter import _needs
-from mcp_troupe.policy._injection_rules import _ADDRESS, _S, HIGH, LOW, WEAK, _names_a_secret_near, _Pattern
+from mcp_troupe.policy._injection_rules import (
+    _ADDRESS,
+    _S,
+    HIGH,
+    LOW,
+    WEAK,
+    _names_a_secret_near,
+    _Pattern,
+    _tells_only_a_detail,
+)
 
 __all__ = ["EXFILTRATION_INTENTS", "MODEL_DIRECTIVE_INTENTS", "SHADOWING_INTENTS"]
 
@@ -116,8 +125,41 @@ def _sentence_of(text: str, match: re.Match[str]) -> str:
 
 
 def _not_about_a_secret(text: str, match: re.Match[str]) -> bool:
-    """The sentence does not name a secret: keeping a secret unshown is what careful tools say."""
-    return not _names_a_secret_near(text, match)
+    """The sentence does not name a secret: keeping a secret unshown is what careful tools say. (Round 8:
+    and the negation is not a condition's: "if not found, inform the user" tells the user; and what goes
+    untold is not a detail of the output: "don't bother telling the user the IDs".)"""
+    return (
+        _CONDITION_NEGATED.match(match.group(0)) is None
+        and not _names_a_secret_near(text, match)
+        and not _tells_only_a_detail(text, match)
+    )
+
+
+_SILENT_FAILURE: Final = re.compile(
+    r"\w+(?:\s+the\s+scenes)?\s+(?:fails?|failing|be\s+ignored|ignored|dropped|skipped|discarded|truncated)\b",
+    re.IGNORECASE,
+)
+_CONDITION_AFTER: Final = re.compile(
+    r"\s*(?::\s*)?(?:when|if|for|unless|only|in\s+case|whenever)\b", re.IGNORECASE
+)
+
+
+def _not_a_silent_failure(text: str, match: re.Match[str]) -> bool:
+    """Not "silently fails": something done unseen, not something that goes wrong unseen."""
+    return _SILENT_FAILURE.match(match.group(0)) is None
+
+
+def _not_a_condition_after(text: str, match: re.Match[str]) -> bool:
+    """Not "this is mandatory when ...": a claim of authority, not a statement of when a field is needed."""
+    return _CONDITION_AFTER.match(text, match.end()) is None
+
+
+_CONDITION_NEGATED: Final = re.compile(
+    r"(?:not|never)\s+(?:be\s+)?(?:found|available|exists?|present|set|provided|given|specified|supported|valid|"
+    r"known|empty|possible|matched|matching|recogni[sz]ed|configured|installed|accessible|reachable|"
+    r"allowed|permitted|enabled|resolved|returned|listed)\b",
+    re.IGNORECASE,
+)
 
 
 def _to_the_model_or_insists(text: str, match: re.Match[str]) -> bool:
@@ -141,6 +183,19 @@ def _insists_nearby(text: str, match: re.Match[str]) -> bool:
     return _INSISTS.search(_sentence_of(text, match)) is not None
 
 
+_DESTINATION_VALUE: Final = re.compile(
+    r"(?-i:\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7})|\b0x[0-9a-fA-F]{40}\b|\b\d[\d -]{6,30}\d\b|"
+    r"[\w.+-]+@[\w-]+\.[a-z]{2,}|https?://",
+    re.IGNORECASE,
+)
+
+
+def _names_a_destination_or_insists(text: str, match: re.Match[str]) -> bool:
+    """The sentence writes out the new destination (an IBAN, a wallet, an account number, an address, a
+    URL), or insists on it: what a redirect does and a tool that changes a payout account does not."""
+    return _DESTINATION_VALUE.search(_sentence_of(text, match)) is not None or _insists_nearby(text, match)
+
+
 # A run-first order insists: it admits no exception, or puts itself before the user's own request.
 _RUN_FIRST_INSISTS: Final = re.compile(
     r"\b(?:always|no\s+exceptions?|without\s+exception|(?:whatever|anything|everything)\s+the\s+user|"
@@ -155,7 +210,11 @@ _NEGATED_BEFORE: Final = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE
 _THIS_SERVERS: Final = re.compile(
     r"\b(?:of|from|on|in)\s+this\s+(?:server|integration|package|mcp)\b|\bthis\s+server'?s\b"
     # A named set of tools: "before using any of the shell tools from wcgw".
-    r"|\btools?\s+(?:from|of)\s+(?!(?:this|another|other|any|every|all|a|an|the|different)\b)[\w-]+",
+    r"|\btools?\s+(?:from|of)\s+(?!(?:this|another|other|any|every|all|a|an|the|different)\b)[\w-]+"
+    # Round 8: a kind of the server's own operation: "before every create call", "before each update request".
+    r"|\b(?:before|prior\s+to|ahead\s+of)\s+(?:every|each|any|all)\s+(?:single\s+)?(?:create|update|delete|edit|"
+    r"write|insert|upload|commit|deploy|push|save|submit|post|search|query|import|export|sync|modify|link|"
+    r"execution|test|build)\w*(?:\s+(?:calls?|requests?|operations?|actions?|runs?)\b|(?=\s*[)\]:;,]))",
     re.IGNORECASE,
 )
 # A tool declared retired in favour of this one, insisting: always, every, only, the approved one ...
@@ -347,6 +406,9 @@ MODEL_DIRECTIVE_INTENTS: Final[list[_Pattern]] = [
             window=40,
         ),
         LOW,
+        # Round 8: "the email will silently fail to send" says what goes wrong, not what is done in secret.
+        _not_a_silent_failure,
+        None,
     ),
     (
         *_near(
@@ -515,6 +577,9 @@ MODEL_DIRECTIVE_INTENTS: Final[list[_Pattern]] = [
             window=60,
         ),
         LOW,
+        # Round 8: "mandatory step before every create call" is a workflow of the server's own operations.
+        _not_this_servers,
+        WEAK,
     ),
     (
         *_near(
@@ -558,6 +623,9 @@ MODEL_DIRECTIVE_INTENTS: Final[list[_Pattern]] = [
             window=20,
         ),
         LOW,
+        # Round 8: "this is mandatory when the user created the field" states when a parameter is required.
+        _not_a_condition_after,
+        None,
     ),
     # Instructions fetched from elsewhere and obeyed.
     (
@@ -1190,5 +1258,9 @@ EXFILTRATION_INTENTS: Final[list[_Pattern]] = [
             "wallet account iban address payee recipient destination",
         ),
         HIGH,
+        # Round 8: a payout tool says "change the account payouts are sent to"; a redirect names the new
+        # destination, or insists.
+        _names_a_destination_or_insists,
+        WEAK,
     ),
 ]

@@ -240,7 +240,10 @@ def _may_score(text: str) -> bool:
         split = text.lower().encode().translate(_SEPARATORS).split()
         return not _GATE.isdisjoint(split) or maybe_foreign(text, split)
     words = _WORD.findall(text.lower())
-    return not _TRIGGERS.isdisjoint(words) or maybe_foreign(text, (), words)
+    if not _TRIGGERS.isdisjoint(words) or maybe_foreign(text, (), words):
+        return True
+    # Round 8: features() reads words without their diacritics ("ÀI" is "ai"), so the gate must too.
+    return not _TRIGGERS.isdisjoint(fold(word) for word in words)
 
 
 def sentences(text: str) -> Iterator[tuple[str, bool]]:

@@ -140,8 +140,24 @@ def _not_negated(text: str, match: re.Match[str]) -> bool:
 
 
 def _not_about_a_secret(text: str, match: re.Match[str]) -> bool:
-    """The sentence names no secret: "never tell the user their password" is a safeguard, not concealment."""
-    return not _names_a_secret_near(text, match)
+    """The sentence names no secret: "never tell the user their password" is a safeguard, not concealment.
+    (Round 8: nor is what goes untold a detail of the output: "don't bother telling the user the IDs".)"""
+    return not _names_a_secret_near(text, match) and not _tells_only_a_detail(text, match)
+
+
+# What a formatting note leaves out of an answer: identifiers, dates, raw structure (not a fact, an act or a
+# copy kept from the user).
+_PRESENTATION_DETAIL = re.compile(
+    r"\s*(?:about\s+)?(?:the|their|its|any|these|those|all)?\s*(?:raw\s+|internal\s+|technical\s+|numeric\s+)?"
+    r"(?:ids?|identifiers?|uuids?|timestamps?|creation\s+dates?|dates|metadata|json|field\s+names|cursors?|"
+    r"pagination\s+tokens?|object\s+ids?|record\s+ids?)\b(?!\s+(?:of|to|from|were|was|are|is)\b)",
+    re.IGNORECASE,
+)
+
+
+def _tells_only_a_detail(text: str, match: re.Match[str]) -> bool:
+    """What the match says not to tell (right after it) is a detail of the output such as its IDs."""
+    return _PRESENTATION_DETAIL.match(text, match.end()) is not None
 
 
 def _says_other(text: str, match: re.Match[str]) -> bool:
@@ -331,7 +347,7 @@ _SECRET = re.compile(
     r"\b(?:api[\s_-]?keys?|api[\s_-]?tokens?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?tokens?|bearer\s+tokens?|tokens|"
     r"credentials?|passwords?|passphrases?|secrets?|private[\s_-]keys?|ssh\s+keys?|environment\s+variables?|"
     r"env\s+vars?|cookies|session\s+(?:ids?|tokens?)|seed\s+phrases?|recovery\s+phrases?|clipboard|"
-    r"(?:every|all|each)\s+(?:of\s+the\s+)?(?:user'?s?\s+|previous\s+)?messages?|conversation|chat\s+history|"
+    r"(?:every|all|each)\s+(?:of\s+the\s+)?(?:user'?s?\s+|previous\s+)?messages?|conversation(?![\s/]*(?:chat\s*)?(?:titles?|names?|ids?|labels?|tabs?|topics?)\b)|chat\s+history|"
     r"everything\s+the\s+user\s+(?:has\s+)?(?:said|written|typed|asked|shared))\b",
     re.IGNORECASE,
 )
@@ -448,7 +464,7 @@ def _sent_to_address_always(text: str) -> re.Match[str] | None:
 
 def _secret_from_a_source_into_parameter(text: str) -> re.Match[str] | None:
     """:func:`_secret_into_parameter` where the secret is read from somewhere or taken wholesale."""
-    for match in _PUT_INTO_PARAMETER.finditer(text):
+    for match in _put_into_parameter(text):
         sentence = _sentence_around(text, match.start(), match.end())
         if _names_a_secret(sentence) and (_from_a_source(text, match) or _HARVEST.search(sentence)):
             return match
@@ -610,16 +626,31 @@ _SEND_TO_ADDRESS_QUALIFIER = re.compile(
 )
 # Putting something into a parameter: counts only when the sentence names a secret or a sensitive path.
 _PUT_INTO_PARAMETER = re.compile(
-    r"\b(?:pass|include|put|insert|embed|attach|append|add|place|paste|copy|hand|give|send|fill|store|set|provide|"
-    r"dump|write|save|record)\b"
+    r"\b(?:pass|include|put|insert|embed|attach|append|add|place|paste|copy|hand|give|send|resend|fill|store|set|"
+    r"provide|dump|write|save|record)\b"
     rf"{_S}{{0,60}}?{_INTO_PARAMETER}",
     _FLAGS,
 )
 _PUT_INTO_PARAMETER_NEEDS = _needs(
-    "pass include put insert embed attach append add place paste copy hand give send fill store set provide "
-    "dump write save record",
+    "pass include put insert embed attach append add place paste copy hand give send resend fill store set "
+    "provide dump write save record",
     _INTO_PARAMETER_NEEDS,
 )
+
+# "Values set here override the defaults": a participle with nothing put, not an order to put something here;
+# "a session_id you can pass back into ask_question": a value the tool returned, handed back to it.
+_BARE_PARTICIPLE = re.compile(
+    r"(?:set|stored|saved|recorded|written|added|provided)\s+here|\w+\s+(?:it\s+|them\s+)?back\b.*",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _put_into_parameter(text: str) -> Iterator[re.Match[str]]:
+    """The matches of :data:`_PUT_INTO_PARAMETER` that put something (round 8: not "values set here")."""
+    for match in _PUT_INTO_PARAMETER.finditer(text):
+        if _BARE_PARTICIPLE.fullmatch(match.group(0)) is None:
+            yield match
+
 
 _Check = Callable[[str], re.Match[str] | None]
 # A finding before it is given its field: (rule, found in decoded text, excerpt).
@@ -695,7 +726,7 @@ def _sent_to_address(text: str) -> re.Match[str] | None:
 
 def _secret_into_parameter(text: str) -> re.Match[str] | None:
     """'pass/put ... in the "x" parameter' in a sentence that names a secret or a sensitive path."""
-    for match in _PUT_INTO_PARAMETER.finditer(text):
+    for match in _put_into_parameter(text):
         if _names_a_secret(_sentence_around(text, match.start(), match.end())):
             return match
     return None
@@ -725,7 +756,7 @@ _OWN_CREDENTIAL = re.compile(
 def _someones_secret_into_parameter(text: str) -> re.Match[str] | None:
     """:func:`_secret_into_parameter` unless the secret is the caller's own credential for this service
     ("your API key"), taken from nowhere."""
-    for match in _PUT_INTO_PARAMETER.finditer(text):
+    for match in _put_into_parameter(text):
         sentence = _sentence_around(text, match.start(), match.end())
         if not _names_a_secret(sentence):
             continue

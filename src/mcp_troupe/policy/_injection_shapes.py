@@ -20,6 +20,7 @@ sentence says (see the predicates in ``_injection_rules``):
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from mcp_troupe.policy._injection_prefilter import _needs
@@ -97,7 +98,7 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     (
         r"\b(?:notice|message|order|directive|instruction|mandate|memo|request)s?\s+(?:to\s+(?:all\s+)?(?:ai\s+)?"
         r"(?:agents|assistants|models)\s+)?(?:from|by|issued\s+by|on\s+"
-        rf"behalf\s+of)\s+(?:the\s+)?(?:\w+\s+){{0,2}}?{_AUTHORITY_UNITS}\b",
+        rf"behalf\s+of)\s+(?!\w+ing\s)(?:the\s+)?(?:\w+\s+){{0,2}}?{_AUTHORITY_UNITS}\b",
         _needs(
             "notice notices message messages order orders directive directives instruction instructions "
             "mandate mandates memo memos request requests",
@@ -350,6 +351,28 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     ),
 ]
 
+# Something that can be a tool: a tool, server or function word, an identifier, a command in backticks.
+_TOOLISH: Final = re.compile(
+    r"\b(?:tools?|servers?|functions?|endpoints?|commands?|plugins?|integrations?|versions?|apis?)\b|\w+_\w+|"
+    r"`[^`\n]+`|\w+\(\)",
+    re.IGNORECASE,
+)
+
+
+def _disparages_a_tool(text: str, match: re.Match[str]) -> bool:
+    """:func:`_disparages`, where what must not be used can be a tool (round 8: "MD5 and SHA1 are broken and
+    MUST NOT be used for security (use SHA-256 instead)" is a hash tool's warning about algorithms)."""
+    if not match.group(0).lower().startswith(("must", "should", "may")):
+        return _disparages(text, match)
+    before = _sentence_before(text, match.start())
+    return _TOOLISH.search(before) is not None and _disparages(text, match)
+
+
+def _sentence_before(text: str, end: int) -> str:
+    start = max(text.rfind(". ", 0, end), text.rfind("\n", 0, end), end - 120)
+    return text[max(0, start) : end]
+
+
 SHADOWING_SHAPES: Final[list[_Pattern]] = [
     (
         r"\b(?:from|on|of)\s+(?:an?\s+)?(?:other|another|different)\s+(?:mcp\s+)?server\b"
@@ -381,7 +404,7 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
         r"|\bits\s+successor\b|\bthis\s+(?:tool\s+)?is\s+(?:its|the)\s+(?:official\s+)?(?:successor|replacement)\b",
         _needs("must should may successor", "not never used called invoked trusted its this"),
         HIGH,
-        _disparages,
+        _disparages_a_tool,
         WEAK,
     ),
     (
@@ -516,6 +539,17 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
         _needs("payee recipient beneficiary destination sent paid transferred routed wired", "always"),
     ),
 ]
+
+_DECLINED: Final = re.compile(r"\b(?:not|never|don'?t|no|nor)\s+$", re.IGNORECASE)
+
+
+def _names_a_secret_near_not_declined(text: str, match: re.Match[str]) -> bool:
+    """:func:`_names_a_secret_near`, unless the retry is declined: "do not retry with other credentials" is
+    a real tool's advice (round 8), "retry with the user's token" a lure."""
+    return _DECLINED.search(text, max(0, match.start() - 12), match.start()) is None and _names_a_secret_near(
+        text, match
+    )
+
 
 EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
     (
@@ -726,7 +760,7 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
             "private",
         ),
         HIGH,
-        _names_a_secret_near,
+        _names_a_secret_near_not_declined,
         WEAK,
     ),
     (
