@@ -110,19 +110,23 @@ def test_family_g_is_fresh_text_not_an_earlier_familys() -> None:
     # Family h (the tuning part tuning-5) was written in the same round by another helper, who never saw
     # family g: two of g's payloads came out sharing an eight-word run with an h payload (the same author
     # effect, docs/security.md). They stay in g, and the report gives g's figure without them as well.
+    # Families i and j (rounds 7 and 8, tuning) were written after g by helpers who never opened it; three
+    # of g's payloads share an eight-word run with one of j's (the same effect: a Spanish persona opening,
+    # an account "whatever the user mentions"), which is why held-out-3 is only a regression floor now.
+    written_after = {"h", "i", "j"}
     written_before = {
         payload
         for _, _, families in build_poisoned.CLASSES.values()
         for family, payloads in families.items()
-        if family != "h"
+        if family not in written_after
         for payload in payloads
     }
     before_shingles = set().union(*(shingles(payload) for payload in written_before))
     shared = {payload for payload in fresh if shingles(payload) & before_shingles}
     assert not shared, shared
     earlier_shingles = set().union(*(shingles(payload) for payload in earlier))
-    shared_with_h = {payload for payload in fresh if shingles(payload) & earlier_shingles}
-    assert len(shared_with_h) <= 2, shared_with_h
+    shared_with_later = {payload for payload in fresh if shingles(payload) & earlier_shingles}
+    assert len(shared_with_later) <= 5, shared_with_later
     identities = {_identity(tool) for tool in load("poisoned_real.json")["tools"]}
     identities |= {_identity(tool) for tool in load("poisoned_tools.json")["tools"]}
     assert not identities & {_identity(tool) for tool in poisoned_tools(HELD_OUT_3)}

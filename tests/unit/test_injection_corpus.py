@@ -28,6 +28,7 @@ from tests.corpus.evaluate import (
     HELD_OUT,
     HELD_OUT_2,
     HELD_OUT_3,
+    HELD_OUT_4,
     TUNING,
     TUNING_2,
     TUNING_3,
@@ -62,6 +63,12 @@ HELD_OUT_MAX_BLOCKED = 1
 HELD_OUT_3_MIN_KEPT_OUT = 191
 HELD_OUT_3_MAX_REAL_KEPT_OUT = 39
 HELD_OUT_3_MAX_REAL_BLOCKED = 7
+# held-out-4 (written by a helper who read neither the rules nor any earlier payload; docs/security.md),
+# measured on the round-7 scan by its author (203/260 kept out, 8/1,465 real tools, 1 blocked) and once on
+# round 8's by the lead: 216/260 poisoned kept out (family k), 8/1,465 real tools kept out, 1 blocked.
+HELD_OUT_4_MIN_KEPT_OUT = 216
+HELD_OUT_4_MAX_REAL_KEPT_OUT = 8
+HELD_OUT_4_MAX_REAL_BLOCKED = 1
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
 
@@ -188,6 +195,14 @@ def test_the_fresh_held_out_part_holds_what_was_measured_once() -> None:
     assert poisoned.caught >= HELD_OUT_3_MIN_KEPT_OUT, f"family g: {poisoned}"
     assert real.caught <= HELD_OUT_3_MAX_REAL_KEPT_OUT, f"held-out-3 real tools: {real}"
     assert real.blocked <= HELD_OUT_3_MAX_REAL_BLOCKED, f"held-out-3 real tools: {real}"
+
+
+def test_the_fourth_held_out_part_holds_what_was_measured() -> None:
+    poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_4))
+    real = rates(graded_scan(tool)[0] for tool in load("benign_real_4.json")["tools"])
+    assert poisoned.caught >= HELD_OUT_4_MIN_KEPT_OUT, f"family k: {poisoned}"
+    assert real.caught <= HELD_OUT_4_MAX_REAL_KEPT_OUT, f"held-out-4 real tools: {real}"
+    assert real.blocked <= HELD_OUT_4_MAX_REAL_BLOCKED, f"held-out-4 real tools: {real}"
 
 
 # The learned scorer's threshold lets at most 0.5 % of the real benign tuning tools through, by
