@@ -862,12 +862,32 @@ def main() -> None:
     _write(outcomes, options.out)
 
 
-def _write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
-    """Write the corpus file from every package's outcome."""
+def identity(definition: dict[str, Any]) -> str:
+    """What makes two definitions the same one: name, description and input schema."""
+    return json.dumps(
+        {key: definition.get(key) for key in ("name", "description", "inputSchema")}, sort_keys=True
+    )
+
+
+def identities(names: tuple[str, ...]) -> set[str]:
+    """The :func:`identity` of every definition of the corpus files ``names`` (a later part must not repeat
+    an earlier one's)."""
+    found: set[str] = set()
+    for name in names:
+        document = json.loads((Path(__file__).resolve().parent / name).read_text(encoding="utf-8"))
+        found.update(identity(tool) for tool in document["tools"])
+    return found
+
+
+def kept_definitions(
+    outcomes: dict[tuple[str, str], Outcome], seen: set[str], constrained: frozenset[str] = frozenset()
+) -> tuple[dict[str, Any], dict[str, str], list[dict[str, Any]]]:
+    """A corpus file's ``packages``, ``failed`` and ``tools`` from every package's outcome: sorted, and each
+    definition kept once, unless its identity is in ``seen`` (which grows with what is kept). A package in
+    ``constrained`` was installed with ``mcp<2``, and is recorded so, for the build to be repeated."""
     packages: dict[str, Any] = {}
     failed: dict[str, str] = {}
     tools: list[dict[str, Any]] = []
-    seen: set[str] = set()
     for (registry, package), outcome in sorted(outcomes.items()):
         key = f"{registry}:{package}"
         if outcome.error or not outcome.tools:
@@ -876,18 +896,21 @@ def _write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
         kept = 0
         for tool in sorted(outcome.tools, key=lambda tool: str(tool.get("name"))):
             definition = _definition(tool)
-            if definition is None:
+            if definition is None or identity(definition) in seen:
                 continue
-            identity = json.dumps(
-                {k: definition[k] for k in ("name", "description", "inputSchema")}, sort_keys=True
-            )
-            if identity in seen:
-                continue
-            seen.add(identity)
+            seen.add(identity(definition))
             tools.append({"package": package, "registry": registry, "version": outcome.version, **definition})
             kept += 1
         if kept:
             packages[key] = {"version": outcome.version, "tools": kept}
+            if package in constrained:
+                packages[key]["constraint"] = "mcp<2"
+    return packages, failed, tools
+
+
+def _write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
+    """Write the corpus file from every package's outcome."""
+    packages, failed, tools = kept_definitions(outcomes, set())
     document = {
         "about": (
             "Real MCP tool definitions, listed with tools/list by tests/corpus/build_benign.py from the npm "

@@ -27,14 +27,14 @@ import concurrent.futures
 import json
 import time
 from pathlib import Path
-from typing import Any
 
 from tests.corpus.build_benign import (
     PLACEHOLDER,
     PLACEHOLDER_ENV,
     Outcome,
-    _definition,
     build_pypi,
+    identities,
+    kept_definitions,
     write_document,
 )
 
@@ -281,45 +281,12 @@ EXTRA_ENV = {
 }
 
 
-def _identity(tool: dict[str, Any]) -> str:
-    return json.dumps({key: tool.get(key) for key in ("name", "description", "inputSchema")}, sort_keys=True)
-
-
-def _earlier_identities() -> set[str]:
-    """The definitions of the earlier benign corpora, which this part must not repeat."""
-    earlier: set[str] = set()
-    for name in EARLIER:
-        document = json.loads((CORPUS / name).read_text(encoding="utf-8"))
-        earlier.update(_identity(tool) for tool in document["tools"])
-    return earlier
-
-
 def write(
     outcomes: dict[tuple[str, str], Outcome], out: Path, constrained: frozenset[str] = frozenset()
 ) -> None:
     """Write the part from every package's outcome: sorted, deduplicated, one tool a line. A package in
     ``constrained`` was installed with ``mcp<2`` (recorded with it, so the build can be repeated)."""
-    packages: dict[str, Any] = {}
-    failed: dict[str, str] = {}
-    tools: list[dict[str, Any]] = []
-    seen = _earlier_identities()
-    for (registry, package), outcome in sorted(outcomes.items()):
-        key = f"{registry}:{package}"
-        if outcome.error or not outcome.tools:
-            failed[key] = outcome.error or "listed no tools"
-            continue
-        kept = 0
-        for tool in sorted(outcome.tools, key=lambda tool: str(tool.get("name"))):
-            definition = _definition(tool)
-            if definition is None or _identity(definition) in seen:
-                continue
-            seen.add(_identity(definition))
-            tools.append({"package": package, "registry": registry, "version": outcome.version, **definition})
-            kept += 1
-        if kept:
-            packages[key] = {"version": outcome.version, "tools": kept}
-            if package in constrained:
-                packages[key]["constraint"] = "mcp<2"
+    packages, failed, tools = kept_definitions(outcomes, identities(EARLIER), constrained)
     document = {
         "about": (
             "HELD OUT (part held-out-4): never tune the injection scan on this file. Real MCP tool "

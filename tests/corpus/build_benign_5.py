@@ -27,20 +27,21 @@ import concurrent.futures
 import json
 import time
 from pathlib import Path
-from typing import Any
 
 from tests.corpus import build_benign
 from tests.corpus.build_benign import (
     PLACEHOLDER,
     PLACEHOLDER_ENV,
     Outcome,
-    _definition,
     build_npm,
+    identities,
+    kept_definitions,
     write_document,
 )
 
 CORPUS = Path(__file__).resolve().parent
 OUT = CORPUS / "benign_real_5.json"
+EARLIER = ("benign_real.json", "benign_tools.json")
 
 # (package, extra command-line arguments), from the npm registry's more downloaded MCP servers that no
 # earlier build tried. A candidate that needs a real credential or service to list its tools fails and is
@@ -229,40 +230,9 @@ EXTRA_ENV = {
 }
 
 
-def _identity(tool: dict[str, Any]) -> str:
-    return json.dumps({key: tool.get(key) for key in ("name", "description", "inputSchema")}, sort_keys=True)
-
-
-def _earlier_identities() -> set[str]:
-    """The definitions of the earlier tuning corpora, which this set must not repeat."""
-    earlier: set[str] = set()
-    for name in ("benign_real.json", "benign_tools.json"):
-        document = json.loads((CORPUS / name).read_text(encoding="utf-8"))
-        earlier.update(_identity(tool) for tool in document["tools"])
-    return earlier
-
-
 def write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
     """Write the set from every package's outcome: sorted, deduplicated, one tool a line."""
-    packages: dict[str, Any] = {}
-    failed: dict[str, str] = {}
-    tools: list[dict[str, Any]] = []
-    seen = _earlier_identities()
-    for (registry, package), outcome in sorted(outcomes.items()):
-        key = f"{registry}:{package}"
-        if outcome.error or not outcome.tools:
-            failed[key] = outcome.error or "listed no tools"
-            continue
-        kept = 0
-        for tool in sorted(outcome.tools, key=lambda tool: str(tool.get("name"))):
-            definition = _definition(tool)
-            if definition is None or _identity(definition) in seen:
-                continue
-            seen.add(_identity(definition))
-            tools.append({"package": package, "registry": registry, "version": outcome.version, **definition})
-            kept += 1
-        if kept:
-            packages[key] = {"version": outcome.version, "tools": kept}
+    packages, failed, tools = kept_definitions(outcomes, identities(EARLIER))
     document = {
         "about": (
             "TUNING (part tuning-7): real MCP tool definitions listed with tools/list by "

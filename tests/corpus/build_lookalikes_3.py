@@ -20,9 +20,10 @@ from a running server, so they are kept apart from the real definitions (registr
 # own script and punctuation).
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from tests.corpus._blind_parts import lookalikes_file, write
 
 OUT = Path(__file__).resolve().parent / "benign_lookalikes_3.json"
 PACKAGE = "lookalikes-held-out-3"
@@ -562,25 +563,12 @@ TOOLS: list[dict[str, Any]] = [
 
 def document() -> dict[str, Any]:
     """The file's content, built from the data above (deterministic)."""
-    entries = [
-        {"package": PACKAGE, "registry": "written", "version": "1", "id": f"{PACKAGE}/{number}", **tool}
-        for number, tool in enumerate(TOOLS)
-    ]
-    built = {
-        "about": (
-            "HELD OUT (part held-out-3): never tune the injection scan on this file. Benign tool definitions "
-            "written for mcp-troupe by tests/corpus/build_lookalikes_3.py in real servers' style, of the "
-            "false-positive kinds of issue 15 (field 'kind'). Do not edit entries."
-        ),
-        "kinds": sorted({tool["kind"] for tool in TOOLS}),
-        "tools": entries,
-    }
-    return built
+    return lookalikes_file("held-out-3", "build_lookalikes_3", PACKAGE, TOOLS)
 
 
 def main() -> None:
     built = document()
-    OUT.write_text(json.dumps(built, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write(OUT, built)
     print(f"{len(built['tools'])} written look-alikes -> {OUT}")
 
 

@@ -19,9 +19,10 @@ apart from the real definitions (registry ``written``, package ``lookalikes-held
 # own script and punctuation).
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from tests.corpus._blind_parts import lookalikes_file, write
 
 OUT = Path(__file__).resolve().parent / "benign_lookalikes_4.json"
 PACKAGE = "lookalikes-held-out-4"
@@ -599,25 +600,12 @@ TOOLS: list[dict[str, Any]] = [
 
 def document() -> dict[str, Any]:
     """The file's content, built from the data above (deterministic)."""
-    entries = [
-        {"package": PACKAGE, "registry": "written", "version": "1", "id": f"{PACKAGE}/{number}", **tool}
-        for number, tool in enumerate(TOOLS)
-    ]
-    built = {
-        "about": (
-            "HELD OUT (part held-out-4): never tune the injection scan on this file. Benign tool definitions "
-            "written for mcp-troupe by tests/corpus/build_lookalikes_4.py in real servers' style, of the "
-            "false-positive kinds of issue 15 (field 'kind'). Do not edit entries."
-        ),
-        "kinds": sorted({tool["kind"] for tool in TOOLS}),
-        "tools": entries,
-    }
-    return built
+    return lookalikes_file("held-out-4", "build_lookalikes_4", PACKAGE, TOOLS)
 
 
 def main() -> None:
     built = document()
-    OUT.write_text(json.dumps(built, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write(OUT, built)
     print(f"{len(built['tools'])} written look-alikes -> {OUT}")
 
 

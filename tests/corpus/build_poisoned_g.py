@@ -25,11 +25,10 @@ Every address, domain, account and number is a reserved example value (example.c
 # own script and punctuation).
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from tests.corpus.build_poisoned import CLASSES, _digest, _place
+from tests.corpus._blind_parts import poisoned_file, write
 
 OUT = Path(__file__).resolve().parent / "poisoned_held_out_3.json"
 FAMILY = "g"
@@ -763,47 +762,12 @@ G: dict[str, list[tuple[str, str]]] = {
 
 def document() -> dict[str, Any]:
     """The file's content, built from the data above (deterministic)."""
-    entries = []
-    for attack, payloads in sorted(G.items()):
-        reference, spots, _ = CLASSES[attack]
-        for number, (language, payload) in enumerate(payloads):
-            # Each payload twice: two carriers, and two spots where the class has more than one. The same
-            # deterministic choice as build_poisoned, over this family's carriers.
-            digest = _digest(f"g/{attack}/{payload}")
-            first_spot = (digest >> 8) % len(spots)
-            for copy_number in range(2):
-                source, carrier = CARRIERS[(digest + 7 * copy_number) % len(CARRIERS)]
-                spot = spots[(first_spot + copy_number) % len(spots)]
-                tool = _place(carrier, payload, spot, attack)
-                entries.append(
-                    {
-                        "id": f"{attack}/{FAMILY}{number}.{copy_number}",
-                        "class": attack,
-                        "family": FAMILY,
-                        "split": SPLIT,
-                        "spot": spot,
-                        "reference": reference,
-                        "language": language,
-                        "carrier": source or "written",
-                        **tool,
-                    }
-                )
-    built = {
-        "about": (
-            "HELD OUT (part held-out-3): never tune the injection scan on this file. Poisoned MCP tool "
-            "definitions of family 'g', written for mcp-troupe by tests/corpus/build_poisoned_g.py: one payload "
-            "of a published attack class placed in an ordinary carrier tool, each payload twice. Every address "
-            "and account is a reserved example value. Do not edit entries."
-        ),
-        "classes": {attack: CLASSES[attack][0] for attack in sorted(G)},
-        "tools": entries,
-    }
-    return built
+    return poisoned_file(SPLIT, FAMILY, "build_poisoned_g", G, CARRIERS, stride=7)
 
 
 def main() -> None:
     built = document()
-    OUT.write_text(json.dumps(built, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write(OUT, built)
     print(f"{len(built['tools'])} poisoned tools of family g in {len(G)} classes -> {OUT}")
 
 

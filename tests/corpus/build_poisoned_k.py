@@ -29,11 +29,10 @@ Every address, domain, account and number is a reserved example value (example.c
 # own script and punctuation).
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from tests.corpus.build_poisoned import CLASSES, _digest, _place
+from tests.corpus._blind_parts import poisoned_file, write
 
 OUT = Path(__file__).resolve().parent / "poisoned_held_out_4.json"
 FAMILY = "k"
@@ -825,47 +824,12 @@ K: dict[str, list[tuple[str, str]]] = {
 
 def document() -> dict[str, Any]:
     """The file's content, built from the data above (deterministic)."""
-    entries = []
-    for attack, payloads in sorted(K.items()):
-        reference, spots, _ = CLASSES[attack]
-        for number, (language, payload) in enumerate(payloads):
-            # Each payload twice: two carriers, and two spots where the class has more than one. The same
-            # deterministic choice as build_poisoned, over this family's carriers.
-            digest = _digest(f"k/{attack}/{payload}")
-            first_spot = (digest >> 8) % len(spots)
-            for copy_number in range(2):
-                source, carrier = CARRIERS[(digest + 5 * copy_number) % len(CARRIERS)]
-                spot = spots[(first_spot + copy_number) % len(spots)]
-                tool = _place(carrier, payload, spot, attack)
-                entries.append(
-                    {
-                        "id": f"{attack}/{FAMILY}{number}.{copy_number}",
-                        "class": attack,
-                        "family": FAMILY,
-                        "split": SPLIT,
-                        "spot": spot,
-                        "reference": reference,
-                        "language": language,
-                        "carrier": source,
-                        **tool,
-                    }
-                )
-    built = {
-        "about": (
-            "HELD OUT (part held-out-4): never tune the injection scan on this file. Poisoned MCP tool "
-            "definitions of family 'k', written for mcp-troupe by tests/corpus/build_poisoned_k.py: one payload "
-            "of a published attack class placed in an ordinary carrier tool, each payload twice. Every address "
-            "and account is a reserved example value. Do not edit entries."
-        ),
-        "classes": {attack: CLASSES[attack][0] for attack in sorted(K)},
-        "tools": entries,
-    }
-    return built
+    return poisoned_file(SPLIT, FAMILY, "build_poisoned_k", K, CARRIERS, stride=5)
 
 
 def main() -> None:
     built = document()
-    OUT.write_text(json.dumps(built, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write(OUT, built)
     print(f"{len(built['tools'])} poisoned tools of family k in {len(K)} classes -> {OUT}")
 
 
