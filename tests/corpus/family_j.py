@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.corpus.family_h import _tool
+from tests.corpus.family_i import _enum, _flag
 
 # Each payload is (language, text); FAMILY_J and FAMILY_J_LANGUAGES are derived from these lists.
 _PAYLOADS: dict[str, list[tuple[str, str]]] = {
@@ -423,17 +424,6 @@ FAMILY_J: dict[str, list[str]] = {
 FAMILY_J_LANGUAGES: dict[str, str] = {
     text: language for payloads in _PAYLOADS.values() for language, text in payloads if language != "en"
 }
-
-
-def _enum(description: str, *values: str, default: str | None = None) -> dict[str, Any]:
-    prop: dict[str, Any] = {"type": "string", "description": description, "enum": list(values)}
-    if default is not None:
-        prop["default"] = default
-    return prop
-
-
-def _flag(description: str, default: bool = False) -> dict[str, Any]:
-    return {"type": "boolean", "description": description, "default": default}
 
 
 # (language, definition): benign look-alikes of the same surface as family j.
