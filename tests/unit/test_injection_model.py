@@ -7,8 +7,12 @@ reason (and turns the scorer off rather than the scan), and that training is det
 
 from __future__ import annotations
 
+import functools
 import gzip
 import logging
+import threading
+import types
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -264,3 +268,48 @@ def test_english_sentences_do_not_read_the_foreign_lexicons() -> None:
 
     assert is_english(["search", "the", "index"], "Search the index")
     assert not is_english(["busca", "documentos"], "Busca documentos")
+
+
+def test_troupes_started_at_once_share_one_loader_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[str] = []
+    release = threading.Event()
+    real_thread = threading.Thread
+
+    def slow_read() -> None:  # stands in for the read, held until every troupe has asked
+        release.wait(10)
+
+    class Counting(real_thread):
+        def start(self) -> None:
+            started.append(self.name)
+            super().start()
+
+    model_module._model_or_none.cache_clear()
+    # Only this module sees the counting Thread (threading itself is left alone for every other thread).
+    monkeypatch.setattr(model_module, "threading", types.SimpleNamespace(Thread=Counting))
+    monkeypatch.setattr(model_module, "_model_or_none", _Uncached(slow_read))
+    try:
+        askers = [real_thread(target=model_module.preload) for _ in range(8)]
+        for asker in askers:
+            asker.start()
+        for asker in askers:
+            asker.join(10)
+        assert started == ["mcp-troupe-scorer-load"]
+    finally:
+        release.set()
+        for thread in model_module._preloader:
+            thread.join(10)
+        monkeypatch.undo()
+    assert learned_hits(CONCEALED)  # the shipped model, read as before
+
+
+class _Uncached:
+    """A stand-in for the cached reader: never cached, so only the loader's liveness keeps a second out."""
+
+    def __init__(self, read: Callable[[], None]) -> None:
+        self._read = read
+
+    def __call__(self) -> None:
+        self._read()
+
+    def cache_info(self) -> functools._CacheInfo:
+        return functools._CacheInfo(0, 0, None, 0)

@@ -514,14 +514,23 @@ def _model_or_none() -> Model | None:
             return None
 
 
+_PRELOADING: Final = threading.Lock()
+_preloader: list[threading.Thread] = []  # the one loader thread started (at most one a process)
+
+
 def preload() -> None:
-    """Read the shipped model now, on a daemon thread of its own, unless it is read already.
+    """Read the shipped model now, on a daemon thread of its own, unless it is read or being read already.
 
     The registry calls it when it starts: the first scan that needs the model (in the first connect, on
-    the registry's thread, issue 18) then finds it read while the server was being spawned.
+    the registry's thread, issue 18) then finds it read while the server was being spawned. Troupes started
+    at once share one loader thread: the model is read once a process.
     """
-    if _model_or_none.cache_info().currsize == 0:
-        threading.Thread(target=_model_or_none, name="mcp-troupe-scorer-load", daemon=True).start()
+    with _PRELOADING:
+        if _model_or_none.cache_info().currsize or any(thread.is_alive() for thread in _preloader):
+            return
+        thread = threading.Thread(target=_model_or_none, name="mcp-troupe-scorer-load", daemon=True)
+        _preloader[:] = [thread]
+        thread.start()
 
 
 def learned_hits(readable: str, value: bool = False) -> list[_Hit]:
