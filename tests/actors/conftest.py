@@ -46,7 +46,7 @@ def _actor_threads(exclude: set[threading.Thread]) -> list[threading.Thread]:
 def io_loop() -> Iterator[IoLoop]:
     """A started :class:`IoLoop`, stopped after the test (after its actors)."""
     loop = IoLoop(name="actor-tests-io")
-    loop.start(timeout=STOP_TIMEOUT)
+    loop.start()
     yield loop
     loop.stop(timeout=STOP_TIMEOUT)
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from mcp_troupe.actors.supervisor import ServerCatalog
-from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict
+from mcp_troupe.policy.catalog import ChecksKey, ContentChecks, ToolVerdict
 from mcp_troupe.protocol.mcp import ToolDefinition
 
 __all__ = ["IDLE_STRETCH", "SLICE_SECONDS", "CatalogJudging", "JudgeMore"]
@@ -32,8 +32,6 @@ IDLE_STRETCH = 20
 """How many budgets one slice may go on for while nothing else waits for the registry (see
 :meth:`CatalogJudging.judge`): about 0.2 s, past which the slice ends anyway, so that the judged tools are
 published at least that often."""
-
-ChecksKey = tuple[str, str | None]
 
 
 @dataclass(frozen=True, slots=True)

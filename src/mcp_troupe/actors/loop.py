@@ -160,13 +160,12 @@ class IoLoop:
         """Whether the loop accepts work."""
         return self._loop is not None and not self._closed
 
-    def start(self, timeout: float = 10.0) -> None:
+    def start(self) -> None:
         """Start the loop thread; the loop accepts work at once.
 
         The event loop is made here, on the caller's thread, and run by the new one: a post from now on is
         queued by ``call_soon_threadsafe`` until the loop runs it, so the caller does not wait for the
-        thread to make its loop (a block and a wake-up of the caller per troupe; issue 18). ``timeout`` is
-        kept for callers that pass it: only ``start_on`` waits.
+        thread to make its loop (a block and a wake-up of the caller per troupe; issue 18).
         """
         if self._thread is not None or self._started.is_set() or self._loop is not None:
             raise RuntimeError("IoLoop already started")
@@ -211,6 +210,8 @@ class IoLoop:
             self._finished.set()
 
     def _run(self, loop: asyncio.AbstractEventLoop) -> None:
+        # Known before the loop runs anything: callbacks posted before start() returned run ahead of _main.
+        self._thread_id = threading.get_ident()
         try:
             _run_loop(loop, self._main)
         except BaseException:  # the thread must report, never die silently

@@ -39,12 +39,10 @@ from typing import Any
 import pykka
 
 from mcp_troupe.actors.loop import safe_tell
-from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict
+from mcp_troupe.policy.catalog import ChecksKey, ContentChecks, ToolVerdict
 from mcp_troupe.protocol.mcp import ToolDefinition
 
 __all__ = ["SLOW_PAGE_SECONDS", "PagesTeller", "PrejudgeMore", "Prejudging", "ToolsListed", "pages_teller"]
-
-ChecksKey = tuple[str, str | None]
 
 
 @dataclass(frozen=True, slots=True)

@@ -112,7 +112,7 @@ from mcp_troupe.errors import (
     UnknownServer,
 )
 from mcp_troupe.policy.bounds import CatalogLimits, catalog_problem
-from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict, apply_review, evaluate_tool
+from mcp_troupe.policy.catalog import ChecksKey, ContentChecks, ToolVerdict, apply_review, evaluate_tool
 from mcp_troupe.policy.catalog import prepare as prepare_judging
 from mcp_troupe.policy.fingerprint import ApprovalBook
 from mcp_troupe.policy.names import NameTable, NameVerdict
@@ -546,7 +546,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         return verdict
 
     def _verdict_of(
-        self, record: _Server, tool: ToolDefinition, checks: dict[tuple[str, str | None], ContentChecks]
+        self, record: _Server, tool: ToolDefinition, checks: dict[ChecksKey, ContentChecks]
     ) -> ToolVerdict:
         config = record.config
         return evaluate_tool(

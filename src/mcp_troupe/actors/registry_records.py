@@ -29,7 +29,7 @@ from mcp_troupe.actors.supervisor import ServerCatalog
 from mcp_troupe.builtin_tools import BUILTIN_NAMES, SEARCH_TOOL
 from mcp_troupe.config import ServerConfig, TroupeConfig
 from mcp_troupe.errors import ServerNotReady, UnknownTool
-from mcp_troupe.policy.catalog import ContentChecks, ToolVerdict
+from mcp_troupe.policy.catalog import ChecksKey, ContentChecks, ToolVerdict
 from mcp_troupe.policy.gate import GateDecision, decide
 from mcp_troupe.policy.names import qualify
 from mcp_troupe.protocol.mcp import ToolDefinition
@@ -84,7 +84,7 @@ class ServerRecord:
     catalog: ServerCatalog | None = None
     verdicts_for: ServerCatalog | None = None
     verdicts: dict[str, ToolVerdict] = field(default_factory=dict)
-    content_checks: dict[tuple[str, str | None], ContentChecks] = field(default_factory=dict)
+    content_checks: dict[ChecksKey, ContentChecks] = field(default_factory=dict)
     # The policy pass over a catalog too big to judge in one slice, while it lasts (actors/judging.py).
     judging: CatalogJudging | None = None
     # The policy pass over the pages of a listing still in progress (actors/prejudging.py): verdicts only.

@@ -34,7 +34,7 @@ from mcp_troupe.policy.trust import TrustLevel, effective_risk
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.types import Risk
 
-__all__ = ["ContentChecks", "ToolVerdict", "apply_review", "evaluate_tool", "prepare"]
+__all__ = ["ChecksKey", "ContentChecks", "ToolVerdict", "apply_review", "evaluate_tool", "prepare"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,10 @@ class ContentChecks:
 
     schema_problems: tuple[str, ...]
     findings: tuple[Finding, ...]
+
+
+ChecksKey = tuple[str, str | None]
+"""What :class:`ContentChecks` are kept under: the definition's fingerprint and its title."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +82,7 @@ def evaluate_tool(
     include: tuple[str, ...] | None,
     exclude: tuple[str, ...],
     security_policy: str,
-    cache: MutableMapping[tuple[str, str | None], ContentChecks] | None = None,
+    cache: MutableMapping[ChecksKey, ContentChecks] | None = None,
     limits: CatalogLimits | None = None,
 ) -> ToolVerdict:
     """Decide whether ``tool`` may be registered, at what risk, and with which warnings.
