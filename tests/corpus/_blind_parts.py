@@ -17,6 +17,19 @@ from tests.corpus.build_poisoned import CLASSES, _digest, _place
 Carrier = tuple[str, dict[str, Any]]
 
 
+def object_schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
+    """A carrier's input schema: an object of ``properties``, ``required`` listed."""
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def string_property(description: str = "", **extra: Any) -> dict[str, Any]:
+    """A string property of a carrier, described unless ``description`` is empty."""
+    prop: dict[str, Any] = {"type": "string", **extra}
+    if description:
+        prop["description"] = description
+    return prop
+
+
 def placed(
     family: str,
     payloads: Mapping[str, Sequence[tuple[str, str]]],

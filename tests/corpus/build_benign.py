@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -850,8 +851,24 @@ def main() -> None:
         for key, error in previous.get("failed", {}).items():
             registry, package = key.split(":", 1)
             outcomes[(registry, package)] = Outcome(package, registry, error=error)
-    with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        futures = {pool.submit(build, package, extra, scratch): package for build, package, extra in jobs}
+    outcomes.update(run_builds(jobs, scratch, options.jobs, progress))
+    _write(outcomes, options.out)
+
+
+Build = Callable[[str, list[str], Path], Outcome]
+
+
+def run_builds(
+    jobs: list[tuple[Build, str, list[str]]], scratch: Path, workers: int, progress: Path | None = None
+) -> dict[tuple[str, str], Outcome]:
+    """Run every ``(build, package, extra)`` job in ``scratch``, ``workers`` at a time, and return their
+    outcomes. Each outcome is appended to ``progress`` (``scratch/progress.jsonl`` unless given) as it comes,
+    so a long build can be inspected or merged (:func:`read_progress`), and printed in a line."""
+    outcomes: dict[tuple[str, str], Outcome] = {}
+    scratch.mkdir(parents=True, exist_ok=True)
+    progress = progress or scratch / "progress.jsonl"
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        futures = [pool.submit(build, package, extra, scratch) for build, package, extra in jobs]
         for future in concurrent.futures.as_completed(futures):
             outcome = future.result()
             outcomes[(outcome.registry, outcome.package)] = outcome
@@ -859,7 +876,17 @@ def main() -> None:
                 handle.write(json.dumps(outcome.__dict__, ensure_ascii=False) + "\n")
             status = f"{len(outcome.tools)} tools" if not outcome.error else outcome.error[:150]
             print(f"{outcome.registry}:{outcome.package} {outcome.version}: {status}", flush=True)
-    _write(outcomes, options.out)
+    return outcomes
+
+
+def read_progress(paths: list[Path]) -> dict[tuple[str, str], Outcome]:
+    """The outcomes recorded in progress files (:func:`run_builds`), a later one of a package winning."""
+    outcomes: dict[tuple[str, str], Outcome] = {}
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            outcome = Outcome(**json.loads(line))
+            outcomes[(outcome.registry, outcome.package)] = outcome
+    return outcomes
 
 
 def identity(definition: dict[str, Any]) -> str:

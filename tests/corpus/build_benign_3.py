@@ -23,8 +23,6 @@ repeat a tuning definition.
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
-import json
 import time
 from pathlib import Path
 
@@ -36,6 +34,8 @@ from tests.corpus.build_benign import (
     build_pypi,
     identities,
     kept_definitions,
+    read_progress,
+    run_builds,
     write_document,
 )
 
@@ -210,13 +210,8 @@ def main() -> None:
     )
     options = parser.parse_args()
     PLACEHOLDER_ENV.update(EXTRA_ENV)
-    outcomes: dict[tuple[str, str], Outcome] = {}
     if options.merge is not None:
-        for progress in options.merge:
-            for line in progress.read_text(encoding="utf-8").splitlines():
-                outcome = Outcome(**json.loads(line))
-                outcomes[(outcome.registry, outcome.package)] = outcome
-        write(outcomes, options.out)
+        write(read_progress(options.merge), options.out)
         return
     scratch = options.scratch.resolve()
     if scratch.is_relative_to(CORPUS.parents[1]):
@@ -227,18 +222,7 @@ def main() -> None:
     if options.only:
         jobs = [job for job in jobs if job[1] in options.only]
     # Each outcome is appended to a progress file as it comes, so a long build can be inspected or merged.
-    scratch.mkdir(parents=True, exist_ok=True)
-    progress = scratch / "progress.jsonl"
-    with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        futures = [pool.submit(build, package, extra, scratch) for build, package, extra in jobs]
-        for future in concurrent.futures.as_completed(futures):
-            outcome = future.result()
-            outcomes[(outcome.registry, outcome.package)] = outcome
-            with progress.open("a", encoding="utf-8") as handle:
-                handle.write(json.dumps(outcome.__dict__, ensure_ascii=False) + "\n")
-            status = f"{len(outcome.tools)} tools" if not outcome.error else outcome.error[:150]
-            print(f"{outcome.registry}:{outcome.package} {outcome.version}: {status}", flush=True)
-    write(outcomes, options.out)
+    write(run_builds(jobs, scratch, options.jobs), options.out)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ earlier in this build, is kept once or not at all: the part must not repeat a tu
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import json
 import time
 from pathlib import Path
@@ -35,6 +34,7 @@ from tests.corpus.build_benign import (
     build_pypi,
     identities,
     kept_definitions,
+    run_builds,
     write_document,
 )
 
@@ -354,17 +354,9 @@ def main() -> None:
         parser.error("--scratch must be outside the repository")
     jobs = [(package, extra) for package, extra in PYPI if not options.only or package in options.only]
     # Each outcome is appended to a progress file as it comes, so a long build can be inspected or merged.
-    scratch.mkdir(parents=True, exist_ok=True)
-    progress = scratch / "progress.jsonl"
-    with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        futures = [pool.submit(build_pypi, package, extra, scratch) for package, extra in jobs]
-        for future in concurrent.futures.as_completed(futures):
-            outcome = future.result()
-            outcomes[(outcome.registry, outcome.package)] = outcome
-            with progress.open("a", encoding="utf-8") as handle:
-                handle.write(json.dumps(outcome.__dict__, ensure_ascii=False) + "\n")
-            status = f"{len(outcome.tools)} tools" if not outcome.error else outcome.error[:150]
-            print(f"{outcome.registry}:{outcome.package} {outcome.version}: {status}", flush=True)
+    outcomes.update(
+        run_builds([(build_pypi, package, extra) for package, extra in jobs], scratch, options.jobs)
+    )
     write(outcomes, options.out)
 
 

@@ -23,8 +23,6 @@ A definition identical (name, description, input schema) to one of ``benign_real
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
-import json
 import time
 from pathlib import Path
 
@@ -36,6 +34,8 @@ from tests.corpus.build_benign import (
     build_npm,
     identities,
     kept_definitions,
+    read_progress,
+    run_builds,
     write_document,
 )
 
@@ -264,13 +264,8 @@ def main() -> None:
     options = parser.parse_args()
     PLACEHOLDER_ENV.update(EXTRA_ENV)
     build_benign.INSTALL_TIMEOUT = options.install_timeout
-    outcomes: dict[tuple[str, str], Outcome] = {}
     if options.merge is not None:
-        for progress in options.merge:
-            for line in progress.read_text(encoding="utf-8").splitlines():
-                outcome = Outcome(**json.loads(line))
-                outcomes[(outcome.registry, outcome.package)] = outcome
-        write(outcomes, options.out)
+        write(read_progress(options.merge), options.out)
         return
     scratch = options.scratch.resolve()
     if scratch.is_relative_to(CORPUS.parents[1]):
@@ -279,18 +274,10 @@ def main() -> None:
     if options.only:
         jobs = [job for job in jobs if job[0] in options.only]
     # Each outcome is appended to a progress file as it comes, so a long build can be inspected or merged.
-    scratch.mkdir(parents=True, exist_ok=True)
-    progress = scratch / "progress.jsonl"
-    with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        futures = [pool.submit(build_npm, package, extra, scratch) for package, extra in jobs]
-        for future in concurrent.futures.as_completed(futures):
-            outcome = future.result()
-            outcomes[(outcome.registry, outcome.package)] = outcome
-            with progress.open("a", encoding="utf-8") as handle:
-                handle.write(json.dumps(outcome.__dict__, ensure_ascii=False) + "\n")
-            status = f"{len(outcome.tools)} tools" if not outcome.error else outcome.error[:150]
-            print(f"{outcome.registry}:{outcome.package} {outcome.version}: {status}", flush=True)
-    write(outcomes, options.out)
+    write(
+        run_builds([(build_npm, package, extra) for package, extra in jobs], scratch, options.jobs),
+        options.out,
+    )
 
 
 if __name__ == "__main__":

@@ -28,22 +28,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.corpus._blind_parts import object_schema as _schema
 from tests.corpus._blind_parts import poisoned_file, write
+from tests.corpus._blind_parts import string_property as _text
 
 OUT = Path(__file__).resolve().parent / "poisoned_held_out_3.json"
 FAMILY = "g"
 SPLIT = "held-out-3"
-
-
-def _schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": required}
-
-
-def _text(description: str = "", **extra: Any) -> dict[str, Any]:
-    prop: dict[str, Any] = {"type": "string", **extra}
-    if description:
-        prop["description"] = description
-    return prop
 
 
 # Ordinary tools that carry a payload, in the style of real servers. The first eight are definitions as
