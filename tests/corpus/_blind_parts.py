@@ -1,4 +1,4 @@
-"""What the builders of the blind parts' written files share (``held-out-3``, ``held-out-4``).
+"""What the builders of the blind parts' written files share (``held-out-3`` to ``held-out-5``).
 
 A poisoned family placed in its carriers (each payload twice, with ``build_poisoned``'s placement), and
 the documents of a part's poisoned and look-alike files. The data (payloads, carriers, look-alikes) stays

@@ -1,7 +1,7 @@
 """Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
 
-    python -m tests.corpus.evaluate [--split held-out|tuning|held-out-3|held-out-4|all] [--show-benign]
-        [--show-missed]
+    python -m tests.corpus.evaluate [--split held-out|tuning|held-out-3|held-out-4|held-out-5|all]
+        [--show-benign] [--show-missed]
 
 The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
 poisoned tools by phrasing family (``split`` in poisoned_real.json). Report the held-out numbers only; the
@@ -11,7 +11,8 @@ targets with the same functions.
 The part ``held-out-3`` lives in files of its own (poisoned family ``g``, new real packages, new written
 look-alikes) and is never tuned on; ``all`` leaves it out, so that code reading "all" cannot train on it. The
 part ``held-out-4`` (poisoned family ``k``, real tools of new PyPI packages, new look-alikes) is kept apart in
-the same way.
+the same way, and so is ``held-out-5`` (poisoned family ``m``, real tools of new npm packages, new
+look-alikes).
 """
 
 from __future__ import annotations
@@ -79,7 +80,19 @@ HELD_OUT_4_FILES = {
 }
 LOOKALIKES_4 = "lookalikes-held-out-4"
 """The package of ``held-out-4``'s written look-alikes."""
-BLIND_PARTS = {HELD_OUT_3: HELD_OUT_3_FILES, HELD_OUT_4: HELD_OUT_4_FILES}
+HELD_OUT_5 = "held-out-5"
+"""Round 8 (2026-12-02, helper ``heldout5``): poisoned family ``m`` (``poisoned_held_out_5.json``), real
+tools of npm packages no earlier corpus used (``benign_real_6.json``) and written look-alikes
+(``benign_lookalikes_5.json``). Written without reading the scan's rules, lexicons or scorer; NEVER tuned
+on, and not part of ``all``."""
+HELD_OUT_5_FILES = {
+    "poisoned": "poisoned_held_out_5.json",
+    "real": "benign_real_6.json",
+    "written": "benign_lookalikes_5.json",
+}
+LOOKALIKES_5 = "lookalikes-held-out-5"
+"""The package of ``held-out-5``'s written look-alikes."""
+BLIND_PARTS = {HELD_OUT_3: HELD_OUT_3_FILES, HELD_OUT_4: HELD_OUT_4_FILES, HELD_OUT_5: HELD_OUT_5_FILES}
 """The parts that live in files of their own and are never tuned on, with their files."""
 LOOKALIKES = "written"
 """The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
@@ -119,6 +132,11 @@ def _held_out_4_packages() -> frozenset[str]:
 
 
 @cache
+def _held_out_5_packages() -> frozenset[str]:
+    return frozenset(load(HELD_OUT_5_FILES["real"])["packages"])
+
+
+@cache
 def _tuning_7_packages() -> frozenset[str]:
     if not (CORPUS / TUNING_7_REAL).exists():
         return frozenset()
@@ -128,13 +146,15 @@ def _tuning_7_packages() -> frozenset[str]:
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
     (``tuning`` or ``tuning-2``); ``tuning-3``, ``tuning-4`` and ``tuning-5`` for the written look-alikes;
-    ``held-out-3`` and ``held-out-4`` for the packages and look-alikes of those parts. A package's tools are
-    never split."""
+    ``held-out-3``, ``held-out-4`` and ``held-out-5`` for the packages and look-alikes of those parts. A
+    package's tools are never split."""
     if registry == LOOKALIKES:
         if package == LOOKALIKES_3:
             return HELD_OUT_3
         if package == LOOKALIKES_4:
             return HELD_OUT_4
+        if package == LOOKALIKES_5:
+            return HELD_OUT_5
         return {
             "lookalikes-2": TUNING_4,
             "lookalikes-3": TUNING_5,
@@ -145,6 +165,8 @@ def benign_split(registry: str, package: str) -> str:
         return HELD_OUT_3
     if f"{registry}:{package}" in _held_out_4_packages():
         return HELD_OUT_4
+    if f"{registry}:{package}" in _held_out_5_packages():
+        return HELD_OUT_5
     if f"{registry}:{package}" in _tuning_7_packages():
         return TUNING_7
     if f"{registry}:{package}" not in _seen_packages():
@@ -153,12 +175,14 @@ def benign_split(registry: str, package: str) -> str:
 
 
 def benign_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The benign definitions of ``split`` (or all of them but ``held-out-3`` and ``held-out-4``), each with
-    its package and registry: the real ones, and the written look-alikes (split ``tuning-3``)."""
+    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3`` to ``-5``), each
+    with its package and registry: the real ones, and the written look-alikes (split ``tuning-3``)."""
     if split == HELD_OUT_3:
         return held_out_3_benign("real") + held_out_3_benign("written")
     if split == HELD_OUT_4:
         return held_out_4_benign("real") + held_out_4_benign("written")
+    if split == HELD_OUT_5:
+        return held_out_5_benign("real") + held_out_5_benign("written")
     tools: list[dict[str, Any]] = load("benign_real.json")["tools"] + load("benign_lookalikes.json")["tools"]
     if split in (TUNING_7, "all") and (CORPUS / TUNING_7_REAL).exists():
         tools = tools + load(TUNING_7_REAL)["tools"]
@@ -179,8 +203,14 @@ def held_out_4_benign(side: str) -> list[dict[str, Any]]:
     return tools
 
 
+def held_out_5_benign(side: str) -> list[dict[str, Any]]:
+    """The benign definitions of ``held-out-5``: ``real`` (listed from running servers) or ``written``."""
+    tools: list[dict[str, Any]] = load(HELD_OUT_5_FILES[side])["tools"]
+    return tools
+
+
 def poisoned_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The poisoned definitions of ``split`` (or all of them but ``held-out-3`` and ``held-out-4``)."""
+    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3`` to ``-5``)."""
     if split in BLIND_PARTS:
         own: list[dict[str, Any]] = load(BLIND_PARTS[split]["poisoned"])["tools"]
         return own
@@ -304,6 +334,7 @@ def main() -> None:
             HELD_OUT_2,
             HELD_OUT_3,
             HELD_OUT_4,
+            HELD_OUT_5,
             TUNING,
             TUNING_2,
             TUNING_3,
