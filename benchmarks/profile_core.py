@@ -22,7 +22,8 @@ of the connect flow begins (``connect.at.<stage>``, ms after ``start()``).
 
 Discovery, in place: one troupe connected to a server with ``--tools`` tools re-lists them on
 ``list_changed`` (as in ``bench_connect``); the time until the session starts listing, the listing (of which
-the session thread's CPU in decoding and parsing pages), and the registry's rebuild of the table.
+the session thread's CPU in decoding and parsing pages), and the registry's handling of the new catalog
+(an unchanged one is not judged again).
 
 Discovery, piece by piece: the CPU work mcp-troupe does for ``--tools`` tools in pages of 100, each piece
 alone (pure functions, no threads): JSON decoding, message validation, tool parsing, naming policy, risk,
@@ -118,7 +119,7 @@ CONNECT_STAGES = (
     ("loop_spawn", "mcp_troupe.actors.stdio:_StdioConnection", "open"),
     ("pipes_connected", "mcp_troupe.actors.stdio:_StdioConnection", "connection_made"),
     ("session_opened", "mcp_troupe.actors.session:SessionActor", "_on_opened"),
-    ("initialize_answered", "mcp_troupe.actors.session:SessionActor", "_on_initialize_result"),
+    ("handshake_answered", "mcp_troupe.actors.session:SessionActor", "_on_handshake_result"),
     ("tools_listed", "mcp_troupe.actors.session:SessionActor", "_publish_catalog"),
     ("supervisor_ready", "mcp_troupe.actors.supervisor:ServerSupervisor", "_on_ready"),
     ("registry_server_up", "mcp_troupe.actors.registry:RegistryActor", "_on_server_up"),
@@ -203,7 +204,7 @@ def discovery_path(tools: int, repeat: int) -> dict[str, float]:
         (actor_session, "_on_received", _timed(totals, "session_frames_cpu", actor_session._on_received)),
         (lane.CallLane, "receive", _timed(totals, "loop_decode_cpu", lane.CallLane.receive)),
         (actor_supervisor, "on_receive", _stamp(marks, "supervisor", actor_supervisor.on_receive)),
-        (actor_registry, "_rebuild", _timed(totals, "registry_rebuild_cpu", actor_registry._rebuild)),
+        (actor_registry, "_on_catalog", _timed(totals, "registry_catalog_cpu", actor_registry._on_catalog)),
     ]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
     command = echo_command(tools, 100)
@@ -236,7 +237,8 @@ def discovery_path(tools: int, repeat: int) -> dict[str, float]:
                     "discovery.path.listing.other": listing
                     - totals.get("session_frames_cpu", 0.0)
                     - totals.get("loop_decode_cpu", 0.0),
-                    "discovery.path.registry_rebuild": totals.get("registry_rebuild_cpu", 0.0),
+                    # an unchanged catalog is recognised and not judged again (RegistryActor._on_catalog)
+                    "discovery.path.registry_catalog": totals.get("registry_catalog_cpu", 0.0),
                 }
                 for name, value in values.items():
                     parts.setdefault(name, []).append(value)
@@ -380,7 +382,7 @@ def registry_rebuilds(servers: int, tools: int) -> dict[str, float]:
     table = RegistryActor(config=config, runtime=Runtime(IoLoop()))
     started = time.perf_counter()
     for index in range(servers):
-        table._catalogs[f"s{index}"] = ServerCatalog(f"s{index}", 1, definitions, ())
+        table._servers[f"s{index}"].catalog = ServerCatalog(f"s{index}", 1, definitions, ())
         table._update_server(f"s{index}")
     total = time.perf_counter() - started
     started = time.perf_counter()
