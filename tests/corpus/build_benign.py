@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcp_troupe.actors import descendants
+
 OUT = Path(__file__).resolve().parent / "benign_real.json"
 
 # (package, extra command-line arguments). Chosen from the most downloaded MCP server packages of each
@@ -538,10 +540,13 @@ class _Server:
     """A child speaking newline-delimited JSON-RPC on stdio; non-JSON lines on stdout are skipped."""
 
     def __init__(self, argv: list[str], cwd: Path, env: dict[str, str]) -> None:
+        # Tagged as mcp-troupe tags its own servers, so that a descendant that left the process group (a
+        # server that calls setsid() for a child of its own) is found and ended too (actors/descendants.py).
+        self._tag = descendants.new_tag()
         self.process = subprocess.Popen(
             argv,
             cwd=cwd,
-            env=env,
+            env={**env, descendants.TAG_VARIABLE: self._tag},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -602,6 +607,9 @@ class _Server:
             except ProcessLookupError:
                 pass
             self.process.wait(timeout=5)
+        survivors = descendants.end_descendants(self._tag)
+        if survivors:
+            print(f"  could not end processes {sorted(survivors)} of {self.process.args!r}", file=sys.stderr)
 
 
 def list_tools(argv: list[str], cwd: Path, env: dict[str, str]) -> list[dict[str, Any]]:
