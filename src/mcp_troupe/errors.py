@@ -17,6 +17,7 @@ they happen, with ``raise Mapped(...) from exc``.
     │   └── OutboundFull            the server stopped reading its input; new calls are refused
     ├── CallError                   one call failed; the connection is fine
     │   ├── UnknownTool             no such tool in the current table
+    │   ├── InvalidArguments        the call's arguments have no JSON form (nothing was sent)
     │   ├── CallTimedOut            no answer within the call's timeout (the server was sent a cancel)
     │   ├── CallCancelled           the agent cancelled the call (the server was sent a cancel)
     │   ├── RemoteError             the server answered with a JSON-RPC error
@@ -67,6 +68,7 @@ __all__ = [
     "HttpError",
     "InputUnavailable",
     "InsufficientScope",
+    "InvalidArguments",
     "MalformedMessage",
     "NeedsLogin",
     "OutboundFull",
@@ -219,6 +221,26 @@ class UnknownTool(CallError):
         if reason:
             message += f": {reason}"
         super().__init__(message)
+
+
+class InvalidArguments(CallError):
+    """A request could not be written as JSON: the caller's arguments hold a value JSON has no form for (an
+    object of another type, ``NaN`` or an infinity, a cycle). Nothing was sent; the connection is fine."""
+
+    def __init__(
+        self, server: str, request_id: int | str, method: str, reason: str, *, tool: str | None = None
+    ) -> None:
+        self.server = server
+        self.request_id = request_id
+        self.method = method
+        self.reason = reason
+        self.tool = tool
+        what = f"{method} of {tool!r}" if tool is not None else method
+        part = "arguments" if tool is not None else "parameters"
+        super().__init__(
+            f"server {server!r}: {what} (JSON-RPC id {request_id!r}) was not sent: its {part} are not "
+            f"JSON ({reason})"
+        )
 
 
 class CallTimedOut(CallError):

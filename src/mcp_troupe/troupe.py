@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import logging
+import math
 import queue
 import threading
 import time
@@ -352,6 +353,8 @@ class Troupe:
             return []
         if not isinstance(query, str) or not query.strip():
             raise ValueError("query must be a non-empty string")
+        if type(limit) is not int:
+            raise TypeError(f"limit must be an integer, got {type(limit).__name__}")
         if limit < 1:
             raise ValueError("limit must be at least 1")
         result: list[ToolSpec] = self._ask(lambda f: SearchTools(query, limit, f), CONTROL_TIMEOUT)
@@ -366,6 +369,7 @@ class Troupe:
         progress_handler: ProgressHandler | None = None,
     ) -> CallHandle:
         """Start a call and return its handle at once (``progress_handler``: see :meth:`call`)."""
+        _check_call(name, arguments, timeout)
         future: Future[Any] = Future()
         self._watch(future, name, progress_handler)
         lane = self._send_call(name, arguments, future, timeout)
@@ -401,7 +405,10 @@ class Troupe:
         ten times the timeout). ``progress_handler`` receives this call's
         :class:`~mcp_troupe.host.ProgressEvent` s (the troupe's own handler, if any, receives them too).
         Raises ``UnknownTool``, ``ServerNotReady``, ``ConnectionLost``, ``CallTimedOut`` or ``RemoteError``;
-        a tool that ran and failed is not an exception but a result with ``is_error`` set.
+        a tool that ran and failed is not an exception but a result with ``is_error`` set. A name that is not
+        a string, arguments that are not a mapping, or a timeout that is not a positive finite number raise
+        ``TypeError``/``ValueError`` at once; arguments holding a value JSON cannot write (an object of
+        another type, ``NaN``, a value holding itself) raise ``InvalidArguments``, and nothing is sent.
         """
         return self.submit(name, arguments, timeout=timeout, progress_handler=progress_handler).result()
 
@@ -417,6 +424,7 @@ class Troupe:
 
         Never blocks the caller's event loop.
         """
+        _check_call(name, arguments, timeout)
         route = self._board.routes.get(name)
         if route is not None and not self._is_stopped and self._broken is None:
             reply_to = LoopReply(asyncio.get_running_loop())
@@ -619,6 +627,28 @@ class Troupe:
                             return
         finally:
             runtime.unsubscribe(inbox)
+
+
+def _check_call(name: object, arguments: object, timeout: object) -> None:
+    """Refuse a call whose name, arguments or timeout are not what :meth:`Troupe.call` takes, in the caller's
+    thread and naming what was wrong: nothing of it reaches the registry or a server (a string passed as the
+    arguments used to crash the registry, and with it the whole troupe)."""
+    if type(name) is not str:
+        raise TypeError(f"the tool name must be a string, got {type(name).__name__}")
+    if arguments is not None and type(arguments) is not dict and not isinstance(arguments, Mapping):
+        kind = type(arguments).__name__
+        raise TypeError(f"the arguments of {name!r} must be a mapping (a JSON object) or None, got {kind}")
+    if timeout is not None:
+        if (type(timeout) is not float and type(timeout) is not int) and (
+            isinstance(timeout, bool) or not isinstance(timeout, int | float)
+        ):
+            raise TypeError(
+                f"the timeout of {name!r} must be a number of seconds, got {type(timeout).__name__}"
+            )
+        if not 0 < timeout < math.inf:  # (NaN fails this too)
+            raise ValueError(
+                f"the timeout of {name!r} must be a positive, finite number of seconds, got {timeout!r}"
+            )
 
 
 def _on_registry_failed(ref: weakref.ReferenceType[Troupe]) -> Callable[[ChildFailed], None]:

@@ -19,7 +19,7 @@ from tests.faults.test_faults import demo, kill_9_during_a_call, status_of, trou
 from tests.faults.test_policy import RecordingApprover, by_name, policy_troupe
 from tests.processes import ChildWatch
 
-from mcp_troupe import CallTimedOut, ToolDenied, Troupe
+from mcp_troupe import CallTimedOut, InvalidArguments, ToolDenied, Troupe
 from mcp_troupe.actors.registry import RegistryActor
 
 pytestmark = [pytest.mark.faults, pytest.mark.timeout(30)]
@@ -169,3 +169,31 @@ def test_a_cleared_tool_whose_definition_changes_is_quarantined_not_called_throu
         with pytest.raises(ToolDenied):
             troupe.call("mcp__pol__mutable", {"path": "x"})
         assert approver.asked[-1].is_changed
+
+
+def test_arguments_json_cannot_write_fail_at_once_on_both_paths_and_the_server_stays_up() -> None:
+    # The first call of a tool takes the actors (registry, session), later ones the lane; acall a third
+    # way in. Each refuses the call with the reason, and the server is neither crashed nor reconnected.
+    class Opaque:
+        pass
+
+    with troupe_of(demo("d")) as troupe:
+        assert troupe.wait_ready(10)
+        up = status_of(troupe, "d")
+        with pytest.raises(
+            InvalidArguments, match=r"tools/call of 'echo' .* not JSON \(Object of type Opaque"
+        ):
+            troupe.call("mcp__d__echo", {"text": Opaque()}, timeout=5)
+        assert troupe.call("mcp__d__echo", {"text": "first"}, timeout=5).text == "first"
+        assert cleared(troupe, "mcp__d__echo")
+        with pytest.raises(InvalidArguments, match="Out of range float"):
+            troupe.call("mcp__d__echo", {"text": "x", "n": float("nan")}, timeout=5)
+
+        async def through_acall() -> str:
+            with pytest.raises(InvalidArguments):
+                await troupe.acall("mcp__d__echo", {"text": {1, 2}}, timeout=5)
+            return (await troupe.acall("mcp__d__echo", {"text": "after"}, timeout=5)).text
+
+        assert asyncio.run(through_acall()) == "after"
+        now = status_of(troupe, "d")
+        assert now.state == "ready" and now.incarnation == up.incarnation

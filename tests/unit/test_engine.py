@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.spec_schemas import validator
 
-from mcp_troupe.errors import MalformedMessage
+from mcp_troupe.errors import InvalidArguments, MalformedMessage
 from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol.engine import (
     MAX_CONSECUTIVE_BAD_FRAMES,
@@ -195,6 +195,22 @@ def test_input_required_is_retried_under_a_new_id_with_the_answers_and_the_exact
     assert message["params"]["requestState"] == "opaque \u00e9 state=="
     assert message["params"]["_meta"] == MODERN_META
     assert validator("2026-07-28", "CallToolRequest").is_valid(message)
+
+
+def test_a_request_json_cannot_write_is_refused_before_it_is_tracked_in_any_round() -> None:
+    engine = modern_engine()
+    with pytest.raises(
+        InvalidArguments, match=r"tools/call of 't' \(JSON-RPC id 1\).*is not JSON serializable"
+    ):
+        engine.request("tools/call", {"name": "t", "arguments": {"a": object()}}, "me", now=0.0, timeout=5.0)
+    assert not engine.pending
+    first, _ = engine.request("tools/call", {"name": "t", "arguments": {}}, "me", now=0.0, timeout=5.0)
+    needs = {"resultType": "input_required", "inputRequests": {}, "requestState": "s"}
+    (event,) = engine.receive(frame({"id": first.request_id, "result": needs}), 1.0)
+    assert isinstance(event, NeedsInput)
+    with pytest.raises(InvalidArguments, match="Out of range float"):
+        engine.retry(event.pending, {"k": {"action": "accept", "content": {"n": float("inf")}}}, "s")
+    assert not engine.pending  # never sent, so not waited for
 
 
 def test_a_state_only_round_omits_input_responses_and_a_later_round_replaces_earlier_answers() -> None:

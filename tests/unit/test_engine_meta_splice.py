@@ -19,7 +19,7 @@ ERA_META = {
 }
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
@@ -110,7 +110,9 @@ def test_a_legacy_progress_request_with_empty_params_or_its_own_meta() -> None:
     assert json.loads(frame)["params"]["_meta"] == {"mine": True, "progressToken": 2}
 
 
-progress_tokens = st.integers() | st.booleans() | st.text(max_size=6) | st.floats(allow_nan=False)
+progress_tokens = (
+    st.integers() | st.booleans() | st.text(max_size=6) | st.floats(allow_nan=False, allow_infinity=False)
+)
 
 
 @given(params=params_strategy, token=progress_tokens, extra=st.booleans())

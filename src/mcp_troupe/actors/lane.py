@@ -73,6 +73,7 @@ from mcp_troupe.errors import (
     CallTimedOut,
     ConnectionLost,
     InputUnavailable,
+    InvalidArguments,
     MalformedMessage,
     OutboundFull,
     RemoteError,
@@ -357,7 +358,12 @@ class CallLane:
             else:
                 hard = self.max_call_time(timeout)
                 self._hard_cache = (timeout, self.max_call_time, hard)
-        pending, frame = engine.prepare(method, params, owner, now, timeout, hard, progress)
+        try:
+            pending, frame = engine.prepare(method, params, owner, now, timeout, hard, progress)
+        except InvalidArguments as exc:
+            # Nothing was sent or tracked: the caller alone is told, and the connection goes on serving.
+            self._answer_owner(owner, exc.request_id, exc.with_traceback(None))
+            return exc.request_id
         request_id = pending.request_id
         outgoing = (
             self._outgoing(method, request_id, params)
@@ -750,11 +756,21 @@ class CallLane:
         error: TroupeError,
         items: list[Request | Notification | SessionAnswer | MalformedMessage] | None = None,
     ) -> None:
-        owner = pending.owner
+        self._answer_owner(pending.owner, pending.request_id, error, items)
+
+    def _answer_owner(
+        self,
+        owner: object,
+        request_id: RequestId,
+        error: TroupeError,
+        items: list[Request | Notification | SessionAnswer | MalformedMessage] | None = None,
+    ) -> None:
+        """Fail the request ``request_id`` of ``owner`` with ``error`` (a session's answer goes to ``items``
+        when given, else to the session)."""
         if isinstance(owner, CallerOwner):
             _fail(owner.reply, error)
         elif isinstance(owner, SessionOwner):
-            answer = SessionAnswer(owner, error=error, request_id=pending.request_id)
+            answer = SessionAnswer(owner, error=error, request_id=request_id)
             if items is not None:
                 items.append(answer)
             else:
@@ -894,8 +910,16 @@ class CallLane:
         with self._lock:
             if self._is_closed:
                 return
-            retried, frame = self.engine.retry(pending, responses, needs.request_state)
-            arm_after = self._arm_locked(retried.deadline, time.monotonic())
+            try:
+                retried, frame = self.engine.retry(pending, responses, needs.request_state)
+            except InvalidArguments as exc:
+                refusal: InvalidArguments | None = exc.with_traceback(None)
+            else:
+                refusal = None
+                arm_after = self._arm_locked(retried.deadline, time.monotonic())
+        if refusal is not None:
+            self._settle(pending, error=refusal)
+            return
         if arm_after is not None:
             self._loop.call_later(arm_after[0], self._on_timer, arm_after[1])
         self._send(frame, self._outgoing(retried.method, retried.request_id, retried.params), False)

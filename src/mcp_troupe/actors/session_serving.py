@@ -124,4 +124,15 @@ def _answer(
     reply: jsonrpc.Message = (
         ErrorResponse(request.id, error) if error is not None else Response(request.id, result or {})
     )
-    lane.respond(jsonrpc.encode(reply))
+    try:
+        frame = jsonrpc.encode(reply)
+    except (TypeError, ValueError, RecursionError) as exc:
+        # The host's handler answered with what JSON cannot write (an object of another type, NaN, a
+        # cycle): the server is told that this one request failed, and the session goes on.
+        log.warning("server %s: our answer to %s (JSON-RPC id %r) is not JSON: %s", lane.server,
+                    request.method, request.id, exc)  # fmt: skip
+        failed = ErrorObject(
+            jsonrpc.INTERNAL_ERROR, f"the client's answer to {request.method} could not be written as JSON"
+        )
+        frame = jsonrpc.encode(ErrorResponse(request.id, failed))
+    lane.respond(frame)

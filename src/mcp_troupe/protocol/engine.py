@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from mcp_troupe.errors import MalformedMessage, ProtocolError
+from mcp_troupe.errors import InvalidArguments, MalformedMessage, ProtocolError
 from mcp_troupe.protocol import jsonrpc, modern, tasks
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.deadlines import SLACK, Deadlines
@@ -259,38 +259,50 @@ class RequestEngine:
         cap that progress cannot extend the deadline past.
         """
         request_id = next(self.ids)
-        members, era_meta = self._meta_members, self._meta
-        if (
-            progress
-            and not meta
-            and params is not None
-            and "_meta" not in params
-            and (era_meta is None or "progressToken" not in era_meta)
-        ):
-            # The call path (every tools/call asks for progress, see Host.wants_progress): the token is
-            # spliced in as bytes, ahead of the era's pre-encoded members if any, instead of merging dicts
-            # for it on every call (the legacy call had become 4 dicts dearer than before the engine).
-            token = b'"progressToken":%d' % request_id
-            frame = jsonrpc.encode_request_with_members(
-                request_id, method, params, token, self._comma_members
-            )
-        else:
-            wire_meta = dict(meta) if meta else {}
-            if progress:
-                wire_meta["progressToken"] = request_id
+        try:
+            members, era_meta = self._meta_members, self._meta
             if (
-                members is not None
-                and era_meta is not None
+                progress
+                and not meta
                 and params is not None
                 and "_meta" not in params
-                and wire_meta.keys().isdisjoint(era_meta)
+                and (era_meta is None or "progressToken" not in era_meta)
             ):
-                # The modern call path: the era's _meta spliced in pre-encoded, so that a modern request
-                # costs the client about what a legacy one does (issue #13; benchmarks/bench_eras.py).
-                frame = jsonrpc.encode_request_with_meta(request_id, method, params, wire_meta, members)
+                # The call path (every tools/call asks for progress, see Host.wants_progress): the token is
+                # spliced in as bytes, ahead of the era's pre-encoded members if any, instead of merging dicts
+                # for it on every call (the legacy call had become 4 dicts dearer than before the engine).
+                token = b'"progressToken":%d' % request_id
+                frame = jsonrpc.encode_request_with_members(
+                    request_id, method, params, token, self._comma_members
+                )
             else:
-                wire = self.params_of(params, wire_meta or None)
-                frame = jsonrpc.encode_request(request_id, method, wire)
+                wire_meta = dict(meta) if meta else {}
+                if progress:
+                    wire_meta["progressToken"] = request_id
+                if (
+                    members is not None
+                    and era_meta is not None
+                    and params is not None
+                    and "_meta" not in params
+                    and wire_meta.keys().isdisjoint(era_meta)
+                ):
+                    # The modern call path: the era's _meta spliced in pre-encoded, so that a modern request
+                    # costs the client about what a legacy one does (issue #13; benchmarks/bench_eras.py).
+                    frame = jsonrpc.encode_request_with_meta(request_id, method, params, wire_meta, members)
+                else:
+                    wire = self.params_of(params, wire_meta or None)
+                    frame = jsonrpc.encode_request(request_id, method, wire)
+        except (TypeError, ValueError, RecursionError) as exc:
+            # The caller's arguments hold what JSON cannot write (an object of another type, NaN, a cycle):
+            # this request fails alone, before anything is sent or tracked (InvalidArguments).
+            tool = params.get("name") if method == proto.TOOLS_CALL and isinstance(params, Mapping) else None
+            raise InvalidArguments(
+                self.server,
+                request_id,
+                method,
+                _unsendable(exc),
+                tool=tool if isinstance(tool, str) else None,
+            ) from None
         # spec: 2025-11-25 tasks — a tools/call with `params.task` is task-augmented: its answer is a task.
         is_task = method == proto.TOOLS_CALL and params is not None and "task" in params
         # Every field by position: the pending of a call is made once per request, on the hot path. A call
@@ -366,8 +378,13 @@ class RequestEngine:
         retried = replace(pending, request_id=request_id, params=params, rounds=pending.rounds + 1)
         token_meta = {"progressToken": retried.progress_token} if retried.progress_token is not None else None
         wire = self.params_of(modern.retry_params(params, responses, request_state), token_meta)
+        try:
+            frame = jsonrpc.encode_request(request_id, pending.method, wire)
+        except (TypeError, ValueError, RecursionError) as exc:
+            # The host's answers hold what JSON cannot write: this request fails, not tracked again.
+            raise InvalidArguments(self.server, request_id, pending.method, _unsendable(exc)) from None
         self.track(retried)
-        return retried, jsonrpc.encode_request(request_id, pending.method, wire)
+        return retried, frame
 
     def reissue(self, pending: Pending) -> tuple[Pending, bytes] | None:
         """Send a request again under a new id after its stream broke, if it is safe to (else None).
@@ -640,6 +657,13 @@ class RequestEngine:
         if type(message) is Response and message.id == request_id:
             self._memo[tail] = message.result
         return message
+
+
+def _unsendable(exc: BaseException) -> str:
+    """What ``json`` found it could not write, in words for the caller."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply to write, or holding a reference to itself"
+    return str(exc) or type(exc).__name__
 
 
 def expiry_decision(pending: Pending, params: Mapping[str, Any] | None) -> Literal["retry", "relist", "fail"]:

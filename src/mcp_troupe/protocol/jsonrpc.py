@@ -109,8 +109,10 @@ def _excerpt(data: bytes | str) -> str:
 # its circular-reference marks per call; json.loads itself shares one default decoder between all threads),
 # so sharing them between threads is safe. Issue #12: this is on every frame of the call path.
 _DECODER = json.JSONDecoder()
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-_ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True)
+# allow_nan=False: JSON has no NaN or infinities (RFC 8259 §6), and a peer's parser refuses the frame with an
+# error that names no request, so the call would wait out its timeout; a ValueError here names it at once.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
 def _load(data: bytes | str) -> Any:
