@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from mcp_troupe.actors.lane import CallLane, LoopReply, Outgoing
-from mcp_troupe.protocol import modern
+from mcp_troupe.protocol import jsonrpc, modern
 from mcp_troupe.protocol.versions import REVISIONS
 
 pytestmark = pytest.mark.timeout(30)
@@ -114,7 +114,23 @@ def counting_lines() -> Iterator[Counter[str]]:
         sys.settrace(previous)
 
 
-def test_a_call_and_its_answer_cost_a_bounded_number_of_our_function_calls() -> None:
+def test_a_call_and_its_answer_cost_a_bounded_number_of_our_function_calls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The frames' C encoder and scanner, counted (jsonrpc calls them directly: no Python wrapper runs).
+    c_calls = {"encode": 0, "scan": 0}
+    encode, scan = jsonrpc._C_ENCODE, jsonrpc._SCAN
+
+    def counted_encode(obj: Any, level: int) -> Any:
+        c_calls["encode"] += 1
+        return encode(obj, level)
+
+    def counted_scan(text: str, index: int) -> Any:
+        c_calls["scan"] += 1
+        return scan(text, index)
+
+    monkeypatch.setattr(jsonrpc, "_C_ENCODE", counted_encode)
+    monkeypatch.setattr(jsonrpc, "_SCAN", counted_scan)
     wire = Wire()
     lane = make_lane(wire)
     replies: list[Future[Any]] = [Future() for _ in range(CALLS)]
@@ -129,9 +145,11 @@ def test_a_call_and_its_answer_cost_a_bounded_number_of_our_function_calls() -> 
     own = (counts[("mcp_troupe", "*")] + read_counts[("mcp_troupe", "*")]) / CALLS
     assert own <= MAX_OWN_CALLS_PER_CALL, sorted(counts.items(), key=lambda item: -item[1])[:30]
     # One encoding per request and one decoding per answer: no frame is encoded or parsed twice, with the
-    # one shared encoder and decoder (json.dumps/json.loads would build or sniff per call).
-    assert counts[("encoder.py", "encode")] == CALLS and counts[("__init__.py", "dumps")] == 0
-    assert read_counts[("decoder.py", "decode")] == CALLS and read_counts[("__init__.py", "loads")] == 0
+    # C encoder made once and the decoder's scanner called directly (json.dumps/json.loads would build an
+    # encoder or sniff the encoding per call, and JSONEncoder.encode/JSONDecoder.decode wrap them in Python).
+    assert c_calls == {"encode": CALLS, "scan": CALLS}
+    assert counts[("encoder.py", "encode")] == 0 and counts[("__init__.py", "dumps")] == 0
+    assert read_counts[("decoder.py", "decode")] == 0 and read_counts[("__init__.py", "loads")] == 0
     # An answer is matched without a Response built for it, and an answered call runs no done callback.
     assert read_counts[("jsonrpc.py", "from_object")] == 0
     # The progress token rides in the one encoding (no dict merged for it).

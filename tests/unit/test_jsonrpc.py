@@ -422,6 +422,56 @@ def test_decode_of_arbitrary_json_only_ever_raises_malformed_message(value: Any)
         assert decode(encode(message)) == message
 
 
+def _as_json_loads_reads_it(data: bytes) -> tuple[str, Any]:
+    try:
+        return "value", json.loads(data.decode("utf-8", "surrogatepass"))
+    except ValueError as exc:
+        return "refused", f"not JSON ({exc})"
+
+
+def _as_load_reads_it(data: bytes) -> tuple[str, Any]:
+    try:
+        return "value", jsonrpc._load(data)
+    except MalformedMessage as exc:
+        return "refused", exc.reason
+
+
+# Frames that start with `{` take the decoder's scanner directly (jsonrpc._load): tails and bodies that are
+# JSON, whitespace, garbage and cut-off objects, so every branch of the trailing-data check is met.
+_object_frames = st.builds(
+    lambda value, tail: (
+        b"{" + json.dumps(value, ensure_ascii=False)[1:].encode("utf-8", "surrogatepass") + tail
+    ),
+    st.dictionaries(st.text(max_size=5), json_values, max_size=4),
+    st.sampled_from([b"", b"\n", b" \r\n\t", b" x", b"}", b"{}", b",", b"\x00", b"\xff", b"  ]"]),
+) | st.binary(max_size=60).map(lambda tail: b'{"a":' + tail)
+
+
+@PROPERTY
+@given(json_values | st.lists(st.floats(), max_size=3))
+def test_a_frame_is_written_exactly_as_json_dumps_writes_it(value: Any) -> None:
+    # jsonrpc._dumps calls the C encoder it made once (JSONEncoder.encode makes one per call): the same
+    # bytes (ASCII escapes for a lone surrogate, which has no UTF-8), or the same refusal of NaN and infinity.
+    try:
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except ValueError as exc:
+        with pytest.raises(ValueError, match=str(exc)):
+            jsonrpc._dumps(value)
+        return
+    try:
+        expected = text.encode("utf-8")
+    except UnicodeEncodeError:
+        expected = json.dumps(value, separators=(",", ":"), allow_nan=False).encode("ascii")
+    assert jsonrpc._dumps(value) == expected
+
+
+@PROPERTY
+@given(_object_frames)
+def test_load_reads_an_object_frame_exactly_as_json_loads_does(data: bytes) -> None:
+    # The same value, or a refusal with the same reason (message and position), as json.loads gives.
+    assert _as_load_reads_it(data) == _as_json_loads_reads_it(data)
+
+
 @PROPERTY
 @given(st.lists(message_like, max_size=3))
 def test_decode_batch_of_arbitrary_json_only_ever_raises_malformed_message(value: list[Any]) -> None:

@@ -107,20 +107,49 @@ def _excerpt(data: bytes | str) -> str:
 # One of each, made once: json.dumps/json.loads with options build an encoder per call, and loads of bytes
 # first sniffs their encoding (json.detect_encoding). Both are stateless between calls (the encoder makes
 # its circular-reference marks per call; json.loads itself shares one default decoder between all threads),
-# so sharing them between threads is safe. Issue #12: this is on every frame of the call path.
+# so sharing them between threads is safe (the C encoder below keeps no marks at all). Issue #12: this is on
+# every frame of the call path.
 _DECODER = json.JSONDecoder()
+_SCAN: Any = _DECODER.scan_once  # type: ignore[attr-defined]  # (set in JSONDecoder.__init__)
+"""The decoder's scanner (C), called directly: ``JSONDecoder.decode`` wraps it in two Python calls and two
+whitespace regex matches, about 6,500 instructions a frame that :func:`_load` does without (issue 18)."""
+_TRAILING_SPACE = " \t\n\r"
+"""What JSON allows after a value (RFC 8259 §2), the set ``JSONDecoder.decode`` skips."""
 # allow_nan=False: JSON has no NaN or infinities (RFC 8259 §6), and a peer's parser refuses the frame with an
 # error that names no request, so the call would wait out its timeout; a ValueError here names it at once.
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 _ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+_MAKE_C_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODE: Any = (
+    _MAKE_C_ENCODER(
+        None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, False
+    )
+    if _MAKE_C_ENCODER is not None
+    else None
+)
+"""``_ENCODER``'s C encoder, made once: ``JSONEncoder.encode`` makes one per call, some 9,500 instructions of
+a request's encoding (issue 18). Without the circular check (a marks table shared by threads would see a
+value two threads encode at once as a cycle): a value holding itself ends in ``RecursionError`` instead of
+``ValueError``, which :meth:`~mcp_troupe.protocol.engine.RequestEngine.prepare` refuses alike."""
 
 
 def _load(data: bytes | str) -> Any:
     try:
         if type(data) is bytes and data[:1] == b"{" and data[1:2] != b"\x00":
             # What json.loads does with such bytes (detect_encoding says UTF-8 for a leading `{` that is not
-            # UTF-16), without sniffing: a frame is one JSON object (spec: stdio — UTF-8).
-            return _DECODER.decode(data.decode("utf-8", "surrogatepass"))
+            # UTF-16), without sniffing: a frame is one JSON object (spec: stdio — UTF-8). The scanner is
+            # called as JSONDecoder.decode calls it, and what follows the object is checked as it checks it:
+            # nothing but whitespace, else "Extra data" at the same position.
+            text = data.decode("utf-8", "surrogatepass")
+            try:
+                obj, end = _SCAN(text, 0)
+            except StopIteration as stop:  # (a leading `{` always starts an object; kept as decode has it)
+                raise json.JSONDecodeError("Expecting value", text, stop.value) from None
+            if end != len(text):
+                extra = len(text) - len(text[end:].lstrip(_TRAILING_SPACE))
+                if extra != len(text):
+                    raise json.JSONDecodeError("Extra data", text, extra)
+            return obj
         return json.loads(data)
     except RecursionError:
         # Valid JSON, only deeper than this thread's stack allows: decode it without recursion, with
@@ -371,7 +400,7 @@ def to_object(message: Message) -> dict[str, Any]:
 
 def _dumps(obj: Mapping[str, Any]) -> bytes:
     # Compact, UTF-8; json escapes control characters, so the frame never holds a raw newline.
-    text = _ENCODER.encode(obj)
+    text = "".join(_C_ENCODE(obj, 0)) if _C_ENCODE is not None else _ENCODER.encode(obj)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
