@@ -476,6 +476,11 @@ class Troupe:
         """
         if (prompt is None) == (resource_template is None):
             raise ValueError("complete() needs exactly one of prompt= and resource_template=")
+        if context is not None and (
+            not isinstance(context, Mapping)
+            or not all(isinstance(key, str) and isinstance(item, str) for key, item in context.items())
+        ):
+            raise TypeError(f"complete() context= must map argument names to strings, got {context!r:.80}")
         arguments: dict[str, Any] = {"action": "complete", "argument": argument, "value": value}
         if prompt is not None:
             tool, arguments["name"] = "mcp_prompts", prompt
@@ -512,6 +517,10 @@ class Troupe:
         configured. When the server is connected its answer is awaited (a refusal raises ``RemoteError``);
         otherwise the subscription is sent when it connects. ``.cancel()`` unsubscribes.
         """
+        if not isinstance(uri, str) or not uri:
+            raise TypeError(f"subscribe() needs a resource URI (a non-empty string), got {uri!r:.80}")
+        if not callable(callback):
+            raise TypeError(f"subscribe() needs a callable callback(uri), got {type(callback).__name__}")
         if server is None:
             if len(self.config.servers) != 1:
                 raise ValueError("subscribe() needs server= when more than one server is configured")

@@ -77,3 +77,17 @@ def test_search_tools_refuses_a_limit_that_is_not_an_integer(troupe: Troupe) -> 
     with pytest.raises(TypeError, match="limit must be an integer, got str"):
         troupe.search_tools("echo", limit="3")  # type: ignore[arg-type]
     assert troupe.search_tools("echo", limit=1)
+
+
+def test_subscribe_and_complete_refuse_what_they_cannot_send(troupe: Troupe) -> None:
+    # Before: subscribe() sent an integer URI to the server and took None for a callback it would call later;
+    # complete() failed on a string context with dict()'s own message.
+    with pytest.raises(TypeError, match="needs a resource URI"):
+        troupe.subscribe(5, lambda uri: None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="needs a callable callback"):
+        troupe.subscribe("demo://notes", None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="context= must map argument names to strings"):
+        troupe.complete(argument="a", prompt="p", context="zz")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="context= must map"):
+        troupe.complete(argument="a", prompt="p", context={"x": 1})  # type: ignore[dict-item]
+    assert troupe.call(ECHO, {"text": "on"}, timeout=10).text == "on"
