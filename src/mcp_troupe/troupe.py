@@ -185,6 +185,13 @@ class Troupe:
         progress_handler: ProgressHandler | None = None,
         io_loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
+        if not isinstance(config, TroupeConfig):
+            hint = (
+                " (a mapping: parse_config(it); a file: load_config(path))"
+                if isinstance(config, Mapping | str | Path)
+                else ""
+            )
+            raise TypeError(f"Troupe() needs a TroupeConfig, got {type(config).__name__}{hint}")
         self.config = config
         self.builtin_tools = tuple(builtin_tools)
         self.approver = approver

@@ -91,3 +91,9 @@ def test_subscribe_and_complete_refuse_what_they_cannot_send(troupe: Troupe) -> 
     with pytest.raises(TypeError, match="context= must map"):
         troupe.complete(argument="a", prompt="p", context={"x": 1})  # type: ignore[dict-item]
     assert troupe.call(ECHO, {"text": "on"}, timeout=10).text == "on"
+
+
+@pytest.mark.parametrize("config", [{"tools": {}}, "troupe.yaml", None])
+def test_a_troupe_needs_a_parsed_configuration_and_says_how_to_make_one(config: Any) -> None:
+    with pytest.raises(TypeError, match=r"Troupe\(\) needs a TroupeConfig, got"):
+        Troupe(config)
