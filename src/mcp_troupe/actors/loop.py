@@ -48,7 +48,7 @@ from mcp_troupe.types import TroupeEvent
 if TYPE_CHECKING:
     from mcp_troupe.host import Host
 
-__all__ = ["EVENT_HISTORY", "IoLoop", "Runtime", "TaskHandle", "safe_tell", "start_thread"]
+__all__ = ["EVENT_HISTORY", "IoLoop", "OnceEvent", "Runtime", "TaskHandle", "safe_tell", "start_thread"]
 
 log = logging.getLogger("mcp_troupe.loop")
 
@@ -428,6 +428,62 @@ _CAN_SKIP_START_WAIT = (
     and hasattr(threading, "_active_limbo_lock")
     and hasattr(threading.Thread, "_bootstrap")
 )
+# What a thread started by start_thread sheds there (the same interpreters): its ``_started`` Event becomes a
+# OnceEvent, and its private excepthook closure one made once for all such threads.
+_CAN_SLIM_THREADS = _CAN_SKIP_START_WAIT and hasattr(threading, "_make_invoke_excepthook")
+_SHARED_INVOKE_EXCEPTHOOK: Any = (
+    threading._make_invoke_excepthook() if _CAN_SLIM_THREADS else None  # type: ignore[attr-defined]
+)
+
+
+class OnceEvent:
+    """``threading.Event``'s ``set`` / ``is_set`` / ``wait`` for an event set once and never cleared.
+
+    One lock, held from birth until :meth:`set`, instead of an Event's Condition, lock, waiter deque and
+    bound methods: two objects the cyclic garbage collector tracks instead of seven. Every actor carries one
+    (pykka's ``actor_stopped``) and so does every thread :func:`start_thread` starts (``Thread._started``):
+    some 30 objects a server that every full collection walked (issue 18: a gateway's collections walk what
+    its servers keep, so each object kept costs per server as the gateway grows). Any thread may set it, any
+    number may wait; a waiter that gets the lock hands it straight back, so the next one wakes too.
+    """
+
+    __slots__ = ("_is_set", "_lock")
+
+    def __init__(self) -> None:
+        self._is_set = False
+        self._lock = _thread.allocate_lock()
+        self._lock.acquire()
+
+    def is_set(self) -> bool:
+        """Whether :meth:`set` has been called."""
+        return self._is_set
+
+    def set(self) -> None:
+        """Set it and wake every waiter (a no-op once set)."""
+        if self._is_set:
+            return
+        self._is_set = True
+        self._release()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until it is set or ``timeout`` seconds have passed; whether it is set."""
+        if self._is_set:
+            return True
+        if self._lock.acquire(True, -1 if timeout is None else max(0.0, timeout)):
+            self._release()  # the next waiter's turn
+        return self._is_set
+
+    def _release(self) -> None:
+        # Two set() calls racing, or a set() racing a waiter's hand-back, may find it released already:
+        # either way it ends released, which is all a set event needs.
+        with contextlib.suppress(RuntimeError):
+            self._lock.release()
+
+    def _at_fork_reinit(self) -> None:
+        # threading._after_fork() calls this on every thread's _started in a forked child.
+        self._lock._at_fork_reinit()  # type: ignore[attr-defined]
+        if not self._is_set:
+            self._lock.acquire()
 
 
 def start_thread(thread: threading.Thread) -> None:
@@ -445,6 +501,11 @@ def start_thread(thread: threading.Thread) -> None:
         # bootstrap) from the moment start() returns: only daemon threads skip the wait.
         thread.start()
         return
+    if _CAN_SLIM_THREADS:
+        # Before the thread runs, so its bootstrap sets this event (see OnceEvent): Thread.start() would
+        # wait on the Event, but nothing waits here, and is_alive() and join() only ask is_set().
+        thread._started = OnceEvent()  # type: ignore[attr-defined]
+        thread._invoke_excepthook = _SHARED_INVOKE_EXCEPTHOOK  # type: ignore[attr-defined]
     limbo: dict[threading.Thread, threading.Thread] = threading._limbo  # type: ignore[attr-defined]
     lock = threading._active_limbo_lock  # type: ignore[attr-defined]
     with lock:

@@ -52,13 +52,13 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 import pykka
 
 from mcp_troupe._futures import fail as _fail
 from mcp_troupe.actors.loop import _CAN_SKIP_START_WAIT as _CAN_SKIP_START_WAIT
-from mcp_troupe.actors.loop import safe_tell, start_thread
+from mcp_troupe.actors.loop import OnceEvent, safe_tell, start_thread
 from mcp_troupe.errors import ConnectionLost, TroupeError
 
 __all__ = ["ChildFailed", "Parent", "Supervised"]
@@ -106,6 +106,10 @@ class Supervised:
 
     def _start_actor_loop(self) -> None:
         # pykka's hook that starts the actor's thread (see the module docstring: the same thread, no wait).
+        # pykka's actor_stopped, as light as it can be (see OnceEvent): replaced before the thread can set
+        # it and before the ref is handed to anyone (pykka.Actor.start returns it after this hook).
+        stopped, actor = OnceEvent(), cast(Any, self)  # typed as pykka's Event, duck-typed here
+        actor.actor_stopped = actor.actor_ref.actor_stopped = stopped
         thread = threading.Thread(
             target=self._actor_loop,  # type: ignore[attr-defined]
             name=f"{type(self).__name__}-{next(_thread_serial)}",
