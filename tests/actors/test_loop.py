@@ -380,3 +380,25 @@ def test_a_loop_stopped_at_once_after_its_start_ends_its_thread_and_ran_what_was
         assert ran == [attempt]
         assert f"test-io-at-once-{attempt}" not in {thread.name for thread in threading.enumerate()}
         assert not io_loop.is_running
+
+
+@pytest.mark.timeout(15)
+def test_stop_called_on_the_loop_s_own_thread_raises_at_once_instead_of_waiting_for_itself() -> None:
+    io_loop = IoLoop(name="test-io-self-stop")
+    io_loop.start()
+    try:
+        outcome: Future[BaseException | None] = Future()
+
+        def stop_from_inside() -> None:
+            try:
+                io_loop.stop(timeout=5)
+                outcome.set_result(None)
+            except RuntimeError as exc:
+                outcome.set_result(exc)
+
+        started = time.monotonic()
+        io_loop.post(stop_from_inside)
+        error = outcome.result(timeout=5)
+        assert isinstance(error, RuntimeError) and time.monotonic() - started < 2
+    finally:
+        io_loop.stop(timeout=5)

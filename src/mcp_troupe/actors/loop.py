@@ -364,6 +364,8 @@ class IoLoop:
             # The loop's end first: a thread started without the bootstrap wait (start_thread) cannot be
             # joined until it has run, and _run sets _finished last. Then the join, for the thread's exit.
             deadline = time.monotonic() + timeout
+            if self.in_loop_thread():
+                self._thread.join()  # raises at once, as it always did: the loop cannot wait for its own end
             if self._finished.wait(timeout):
                 self._thread.join(max(0.0, deadline - time.monotonic()))
             if not self._finished.is_set() or self._thread.is_alive():
