@@ -364,3 +364,41 @@ def test_stop_ends_what_the_loop_held_as_asyncio_run_would_and_anyio_works_witho
     while set(threading.enumerate()) - before and time.monotonic() < deadline:
         time.sleep(0.01)  # anyio's worker leaves once told (it was told when the loop's main task ended)
     assert not set(threading.enumerate()) - before, [t.name for t in threading.enumerate()]
+
+
+@pytest.mark.timeout(30)
+def test_a_loop_stopped_at_once_after_its_start_ends_its_thread_and_ran_what_was_posted() -> None:
+    # start() does not wait for the thread's bootstrap, so stop() may come before the thread has run at
+    # all: it must wait for the loop's end (a thread not yet bootstrapped cannot be joined), run the posts
+    # made meanwhile, and leave no thread behind.
+    for attempt in range(50):
+        ran: list[int] = []
+        io_loop = IoLoop(name=f"test-io-at-once-{attempt}")
+        io_loop.start()
+        io_loop.post(ran.append, attempt)
+        io_loop.stop(timeout=5)
+        assert ran == [attempt]
+        assert f"test-io-at-once-{attempt}" not in {thread.name for thread in threading.enumerate()}
+        assert not io_loop.is_running
+
+
+@pytest.mark.timeout(15)
+def test_stop_called_on_the_loop_s_own_thread_raises_at_once_instead_of_waiting_for_itself() -> None:
+    io_loop = IoLoop(name="test-io-self-stop")
+    io_loop.start()
+    try:
+        outcome: Future[BaseException | None] = Future()
+
+        def stop_from_inside() -> None:
+            try:
+                io_loop.stop(timeout=5)
+                outcome.set_result(None)
+            except RuntimeError as exc:
+                outcome.set_result(exc)
+
+        started = time.monotonic()
+        io_loop.post(stop_from_inside)
+        error = outcome.result(timeout=5)
+        assert isinstance(error, RuntimeError) and time.monotonic() - started < 2
+    finally:
+        io_loop.stop(timeout=5)

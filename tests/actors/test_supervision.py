@@ -3,8 +3,10 @@ the cleanup runs, and nobody waiting on the dead actor waits out a timeout."""
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
+import warnings
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -202,3 +204,73 @@ def test_a_thread_that_is_not_a_daemon_is_started_with_the_wait() -> None:
         gate.set()
         thread.join(DEFAULT_WAIT)
     assert not thread.is_alive()
+
+
+def test_a_once_event_wakes_every_waiter_when_set_from_another_thread_and_stays_set() -> None:
+    from mcp_troupe.actors.loop import OnceEvent
+
+    event = OnceEvent()
+    assert not event.is_set()
+    assert event.wait(0.01) is False  # a timeout, not set
+    woken: queue.SimpleQueue[bool] = queue.SimpleQueue()
+    waiters = [threading.Thread(target=lambda: woken.put(event.wait(DEFAULT_WAIT))) for _ in range(8)]
+    for waiter in waiters:
+        waiter.start()
+    setters = [threading.Thread(target=event.set) for _ in range(4)]  # racing sets: one wins, none raises
+    for setter in setters:
+        setter.start()
+    for thread in waiters + setters:
+        thread.join(DEFAULT_WAIT)
+    assert [woken.get(timeout=DEFAULT_WAIT) for _ in waiters] == [True] * 8
+    assert event.is_set() and event.wait(0) is True and event.wait() is True
+    event.set()  # again: a no-op
+    assert event.is_set()
+
+
+def test_an_actor_s_slimmed_thread_and_stop_event_still_answer_is_alive_join_and_stop_waits(
+    runtime: Runtime,
+) -> None:
+    # The actor's actor_stopped (ref and actor alike) and, where start_thread slims threads, its thread's
+    # _started are OnceEvents (issue 18: fewer objects a server for the collector to walk).
+    parent = start_probe(runtime, "parent")
+    worker = runtime.track(Worker.start(parent.ref))
+    work = Work()
+    worker.tell(work)
+    assert work.reply_to.result(DEFAULT_WAIT) == "done"
+    assert worker.is_alive() and not worker.actor_stopped.is_set()
+    [thread] = [thread for thread in threading.enumerate() if thread.name.startswith("Worker-")]
+    assert thread.is_alive() and "started" in repr(thread)
+    waiting = threading.Thread(target=lambda: worker.actor_stopped.wait(DEFAULT_WAIT))
+    waiting.start()
+    worker.stop(timeout=DEFAULT_WAIT)
+    assert worker.actor_stopped.wait(DEFAULT_WAIT) and not worker.is_alive()
+    waiting.join(DEFAULT_WAIT)
+    assert not waiting.is_alive()
+    thread.join(DEFAULT_WAIT)
+    assert not thread.is_alive()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_process_forked_while_actor_threads_run_gets_a_working_threading_module(runtime: Runtime) -> None:
+    # threading._after_fork() reinitialises every thread's _started in the child: a OnceEvent must take it.
+    parent = start_probe(runtime, "parent")
+    worker = runtime.track(Worker.start(parent.ref))
+    work = Work()
+    worker.tell(work)
+    assert work.reply_to.result(DEFAULT_WAIT) == "done"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # 3.12: fork() with threads running
+        pid = os.fork()
+    if pid == 0:  # the child: its copies of the actor threads are not running; new threads work
+        code = 1
+        try:
+            names = {thread.name for thread in threading.enumerate()}
+            probe = threading.Thread(target=lambda: None)
+            probe.start()
+            probe.join(5)
+            code = 0 if not any(name.startswith("Worker-") for name in names) and not probe.is_alive() else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    worker.stop(timeout=DEFAULT_WAIT)

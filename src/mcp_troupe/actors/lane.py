@@ -124,6 +124,11 @@ _CALL_HEADERS_KEPT = 1024
 """Tools whose modern call headers a lane keeps (a bound: a server may name any number of tools)."""
 
 
+def _ten_times(timeout: float) -> float:
+    """The default ``max_call_time``: a call kept alive by progress runs at most ten times its timeout."""
+    return timeout * 10.0
+
+
 class CallLane:
     """One connection's requests (see the module docstring)."""
 
@@ -164,10 +169,11 @@ class CallLane:
         version (set in :meth:`settle`, whose only caller is the session; tests settle through it too)."""
         self.fulfil: Fulfiller | None = None
         self.on_progress: ProgressSink | None = None
+        self._progress_host: ProgressHost | None = None
         # Whether tool calls ask for progress (a progress handler is installed), and the hard cap progress
         # cannot extend a call's deadline past (``max_call_time``; by default ten times its timeout).
         self.wants_progress = False
-        self.max_call_time: Callable[[float], float] = lambda timeout: timeout * 10.0
+        self.max_call_time: Callable[[float], float] = _ten_times
         self._hard_cache: tuple[float, Callable[[float], float], float] | None = None
         # Tasks: the tools whose calls are sent as 2025-11-25 tasks (set by the session from each listing),
         # and the calls the server answered with a task, driven to their end (both eras).
@@ -179,16 +185,18 @@ class CallLane:
     def attach_host(self, host: ProgressHost) -> None:
         """Ask for progress on tool calls when the host has a progress handler; deliver it there, and cap a
         call that keeps reporting progress at the server's ``max_call_time``."""
-        server, incarnation = self.server, self.incarnation
-
-        def on_progress(_server: str, pending: Pending, params: Mapping[str, Any]) -> None:
-            tool = str((pending.params or {}).get("name", ""))
-            host.on_progress(server, incarnation, tool, params, getattr(pending.owner, "reply", None))
-
-        self.on_progress = on_progress
+        # Bound methods and a partial, not closures: fewer objects a connection keeps (issue 18).
+        self._progress_host = host
+        self.on_progress = self._deliver_progress
         self.wants_progress = host.wants_progress
         self.tasks.on_named = host.on_task
-        self.max_call_time = lambda timeout: host.max_call_time(server, timeout)
+        self.max_call_time = functools.partial(host.max_call_time, self.server)
+
+    def _deliver_progress(self, _server: str, pending: Pending, params: Mapping[str, Any]) -> None:
+        host = self._progress_host
+        assert host is not None  # set with on_progress, by attach_host
+        tool = str((pending.params or {}).get("name", ""))
+        host.on_progress(self.server, self.incarnation, tool, params, getattr(pending.owner, "reply", None))
 
     def settle(self, revision: Revision, meta: Mapping[str, Any] | None) -> None:
         """The handshake chose ``revision`` (and the modern ``_meta``); every later request follows it."""

@@ -23,11 +23,13 @@ spawner's ``on_error`` (for instance, a transport's open task tells its session 
 
 from __future__ import annotations
 
+import _thread
 import asyncio
 import contextlib
 import functools
 import logging
 import queue
+import sys
 import threading
 import time
 from collections import deque
@@ -46,7 +48,7 @@ from mcp_troupe.types import TroupeEvent
 if TYPE_CHECKING:
     from mcp_troupe.host import Host
 
-__all__ = ["EVENT_HISTORY", "IoLoop", "Runtime", "TaskHandle", "safe_tell"]
+__all__ = ["EVENT_HISTORY", "IoLoop", "OnceEvent", "Runtime", "TaskHandle", "safe_tell", "start_thread"]
 
 log = logging.getLogger("mcp_troupe.loop")
 
@@ -165,7 +167,8 @@ class IoLoop:
 
         The event loop is made here, on the caller's thread, and run by the new one: a post from now on is
         queued by ``call_soon_threadsafe`` until the loop runs it, so the caller does not wait for the
-        thread to make its loop (a block and a wake-up of the caller per troupe; issue 18).
+        thread to make its loop, nor for the thread's bootstrap (:func:`start_thread`): two blocks and
+        wake-ups of the caller less per troupe (issue 18).
         """
         if self._thread is not None or self._started.is_set() or self._loop is not None:
             raise RuntimeError("IoLoop already started")
@@ -175,7 +178,7 @@ class IoLoop:
         thread = threading.Thread(target=self._run, args=(loop,), name=self._name, daemon=True)
         self._loop, self._thread = loop, thread
         try:
-            thread.start()
+            start_thread(thread)  # without Thread.start()'s wait for the bootstrap: nothing here needs it
         except BaseException:
             self._loop = self._thread = None
             loop.close()
@@ -358,8 +361,14 @@ class IoLoop:
         if event is not None and not self._closed:
             self.post_if_running(event.set)
         if self._thread is not None:
-            self._thread.join(timeout)
-            if self._thread.is_alive():
+            # The loop's end first: a thread started without the bootstrap wait (start_thread) cannot be
+            # joined until it has run, and _run sets _finished last. Then the join, for the thread's exit.
+            deadline = time.monotonic() + timeout
+            if self.in_loop_thread():
+                self._thread.join()  # raises at once, as it always did: the loop cannot wait for its own end
+            if self._finished.wait(timeout):
+                self._thread.join(max(0.0, deadline - time.monotonic()))
+            if not self._finished.is_set() or self._thread.is_alive():
                 log.warning("the I/O loop did not stop within %s s", timeout)
         elif self._loop is not None and not self.in_loop_thread() and not self._finished.wait(timeout):
             log.warning("the I/O tasks did not stop within %s s", timeout)
@@ -410,6 +419,105 @@ async def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
             log.error("a task failed as the I/O loop closed: %r", outcome, exc_info=outcome)
     await loop.shutdown_asyncgens()
     await loop.shutdown_default_executor()
+
+
+# CPython 3.11 and 3.12 start a Thread by putting it in threading._limbo and running Thread._bootstrap in a
+# new thread, then wait for it; 3.13 changed that (joinable thread handles), so only these two skip the wait.
+_CAN_SKIP_START_WAIT = (
+    sys.implementation.name == "cpython"
+    and sys.version_info[:2] in ((3, 11), (3, 12))
+    and isinstance(getattr(threading, "_limbo", None), dict)
+    and hasattr(threading, "_active_limbo_lock")
+    and hasattr(threading.Thread, "_bootstrap")
+)
+# What a thread started by start_thread sheds there (the same interpreters): its ``_started`` Event becomes a
+# OnceEvent, and its private excepthook closure one made once for all such threads.
+_CAN_SLIM_THREADS = _CAN_SKIP_START_WAIT and hasattr(threading, "_make_invoke_excepthook")
+_SHARED_INVOKE_EXCEPTHOOK: Any = (
+    threading._make_invoke_excepthook() if _CAN_SLIM_THREADS else None  # type: ignore[attr-defined]
+)
+
+
+class OnceEvent:
+    """``threading.Event``'s ``set`` / ``is_set`` / ``wait`` for an event set once and never cleared.
+
+    One lock, held from birth until :meth:`set`, instead of an Event's Condition, lock, waiter deque and
+    bound methods: two objects the cyclic garbage collector tracks instead of seven. Every actor carries one
+    (pykka's ``actor_stopped``) and so does every thread :func:`start_thread` starts (``Thread._started``):
+    some 30 objects a server that every full collection walked (issue 18: a gateway's collections walk what
+    its servers keep, so each object kept costs per server as the gateway grows). Any thread may set it, any
+    number may wait; a waiter that gets the lock hands it straight back, so the next one wakes too.
+    """
+
+    __slots__ = ("_is_set", "_lock")
+
+    def __init__(self) -> None:
+        self._is_set = False
+        self._lock = _thread.allocate_lock()
+        self._lock.acquire()
+
+    def is_set(self) -> bool:
+        """Whether :meth:`set` has been called."""
+        return self._is_set
+
+    def set(self) -> None:
+        """Set it and wake every waiter (a no-op once set)."""
+        if self._is_set:
+            return
+        self._is_set = True
+        self._release()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until it is set or ``timeout`` seconds have passed; whether it is set."""
+        if self._is_set:
+            return True
+        if self._lock.acquire(True, -1 if timeout is None else max(0.0, timeout)):
+            self._release()  # the next waiter's turn
+        return self._is_set
+
+    def _release(self) -> None:
+        # Two set() calls racing, or a set() racing a waiter's hand-back, may find it released already:
+        # either way it ends released, which is all a set event needs.
+        with contextlib.suppress(RuntimeError):
+            self._lock.release()
+
+    def _at_fork_reinit(self) -> None:
+        # threading._after_fork() calls this on every thread's _started in a forked child.
+        self._lock._at_fork_reinit()  # type: ignore[attr-defined]
+        if not self._is_set:
+            self._lock.acquire()
+
+
+def start_thread(thread: threading.Thread) -> None:
+    """Start a daemon ``thread`` without waiting until it runs (where :data:`_CAN_SKIP_START_WAIT`), any
+    other with ``start()``.
+
+    The same steps as CPython's ``Thread.start`` but its final ``self._started.wait()``. Until the thread
+    has run its bootstrap, it is listed by ``threading.enumerate()`` but not ``is_alive()``, and ``join()``
+    refuses it (pykka never joins an actor's thread; it waits on ``actor_stopped``, which the thread sets;
+    :meth:`IoLoop.stop` waits for the loop's end before it joins). Actor threads and the I/O loop's thread
+    start this way (issue 18: one block and wake-up of the starter less each).
+    """
+    if not _CAN_SKIP_START_WAIT or not thread.daemon:
+        # A non-daemon thread must be counted by the interpreter's exit (its tstate lock, set in the
+        # bootstrap) from the moment start() returns: only daemon threads skip the wait.
+        thread.start()
+        return
+    if _CAN_SLIM_THREADS:
+        # Before the thread runs, so its bootstrap sets this event (see OnceEvent): Thread.start() would
+        # wait on the Event, but nothing waits here, and is_alive() and join() only ask is_set().
+        thread._started = OnceEvent()  # type: ignore[attr-defined]
+        thread._invoke_excepthook = _SHARED_INVOKE_EXCEPTHOOK  # type: ignore[attr-defined]
+    limbo: dict[threading.Thread, threading.Thread] = threading._limbo  # type: ignore[attr-defined]
+    lock = threading._active_limbo_lock  # type: ignore[attr-defined]
+    with lock:
+        limbo[thread] = thread
+    try:
+        _thread.start_new_thread(thread._bootstrap, ())  # type: ignore[attr-defined]
+    except Exception:
+        with lock:
+            del limbo[thread]
+        raise
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -29,12 +29,13 @@ Its parts: ``session_messages`` (what it takes and reports), ``session_listen`` 
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 import pykka
 
@@ -96,6 +97,9 @@ from mcp_troupe.protocol.jsonrpc import Notification, Request, RequestId
 from mcp_troupe.protocol.mcp import InitializeResult, ToolDefinition
 from mcp_troupe.protocol.versions import Era, Revision
 
+if TYPE_CHECKING:
+    from mcp_troupe.host import Host
+
 __all__ = [
     "CallRequest",
     "CancelCall",
@@ -149,12 +153,20 @@ def _declaring_tasks(
     capabilities: Callable[[Revision], Mapping[str, Any]],
 ) -> Callable[[Revision], Mapping[str, Any]]:
     """``capabilities`` plus, in the modern era, the tasks extension (legacy eras need no declaration)."""
+    return functools.partial(_with_tasks, capabilities)
 
-    def declared(revision: Revision) -> Mapping[str, Any]:
-        base = capabilities(revision)
-        return task_proto.with_extension(base) if revision.is_modern else base
 
-    return declared
+# Module functions bound with partials, not closures: a partial keeps fewer objects a connection than a
+# function with its cells (issue 18: what a gateway's servers keep, its collector walks).
+def _with_tasks(
+    capabilities: Callable[[Revision], Mapping[str, Any]], revision: Revision
+) -> Mapping[str, Any]:
+    base = capabilities(revision)
+    return task_proto.with_extension(base) if revision.is_modern else base
+
+
+def _host_capabilities(host: Host, server: str, revision: Revision) -> Mapping[str, Any]:
+    return host.capabilities(server, revision.version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +226,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             # The host's handlers back the capabilities we declare and answer what the server asks us,
             # both as legacy server requests and as modern input_required rounds (docs/host-callbacks.md).
             if capabilities is no_capabilities:
-                capabilities = lambda revision: host.capabilities(server, revision.version)  # noqa: E731
+                capabilities = functools.partial(_host_capabilities, host, server)
             fulfil = fulfil if fulfil is not None else host.fulfil
             level = host.log_level(server)
             if level is not None:
@@ -263,10 +275,13 @@ class SessionActor(Supervised, pykka.ThreadingActor):
         self._catalogs = Catalogs(
             server=server,
             send=self._send_catalog_request,
-            is_modern=lambda: self._revision is not None and self._revision.is_modern,
+            is_modern=self._is_modern,
         )
         self._listen_stream = ListenStream(self)
         self._server_requests = ServerRequests(server, runtime, fulfil, self.actor_ref)
+
+    def _is_modern(self) -> bool:
+        return self._revision is not None and self._revision.is_modern
 
     # ---- dispatch ----------------------------------------------------------------------------------------
 
@@ -377,8 +392,7 @@ class SessionActor(Supervised, pykka.ThreadingActor):
             msg.lane.fulfil = self.fulfil
         if self._host is not None:
             msg.lane.attach_host(self._host)
-        runtime, server, incarnation = self.runtime, self.server, self.incarnation
-        msg.lane.tasks.on_event = lambda detail: runtime.emit("task", server, incarnation, detail)
+        msg.lane.tasks.on_event = functools.partial(self.runtime.emit, "task", self.server, self.incarnation)
         self._step(self._handshake.start())
 
     def _step(self, step: Send | Settled | Failed) -> None:
@@ -797,16 +811,14 @@ class SessionActor(Supervised, pykka.ThreadingActor):
 
     def _host_sender(self) -> Callable[[str, Mapping[str, Any]], Future[Any]]:
         """How the host sends a request on this session (subscriptions), from any thread."""
-        self_ref = self.actor_ref
-
-        def send(method: str, params: Mapping[str, Any]) -> Future[Any]:
-            future: Future[Any] = Future()
-            if not safe_tell(self_ref, CallRequest(method, params, future)):
-                _fail(future, ConnectionLost(self.server, "the session ended"))
-            return future
-
-        self._host_send = send
+        send = self._host_send = self._send_for_host
         return send
+
+    def _send_for_host(self, method: str, params: Mapping[str, Any]) -> Future[Any]:
+        future: Future[Any] = Future()
+        if not safe_tell(self.actor_ref, CallRequest(method, params, future)):
+            _fail(future, ConnectionLost(self.server, "the session ended"))
+        return future
 
     def _attach_modern_subscriptions(self) -> None:
         """Modern era: the host's resource subscriptions ride on the listen filter, which the first

@@ -35,12 +35,13 @@ messages queue until it runs. A connect starts three actors (four with the troup
 those waits costing two context switches and ~0.1 ms of CPU on a shared VM. So on the interpreters whose
 ``Thread.start`` is known (CPython 3.11 and 3.12), the actor thread is started as ``start()`` does, minus
 the wait; it is a normal ``threading.Thread`` (in ``threading.enumerate()`` from the start, named like
-pykka's), only not yet ``is_alive()`` in the instant before it runs. Elsewhere it is ``start()``.
+pykka's), only not yet ``is_alive()`` in the instant before it runs. Elsewhere it is ``start()``. The
+function, :func:`~mcp_troupe.actors.loop.start_thread`, lives with the I/O loop, whose thread starts the
+same way.
 """
 
 from __future__ import annotations
 
-import _thread
 import functools
 import itertools
 import logging
@@ -51,12 +52,13 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 import pykka
 
 from mcp_troupe._futures import fail as _fail
-from mcp_troupe.actors.loop import safe_tell
+from mcp_troupe.actors.loop import _CAN_SKIP_START_WAIT as _CAN_SKIP_START_WAIT
+from mcp_troupe.actors.loop import OnceEvent, safe_tell, start_thread
 from mcp_troupe.errors import ConnectionLost, TroupeError
 
 __all__ = ["ChildFailed", "Parent", "Supervised"]
@@ -104,6 +106,10 @@ class Supervised:
 
     def _start_actor_loop(self) -> None:
         # pykka's hook that starts the actor's thread (see the module docstring: the same thread, no wait).
+        # pykka's actor_stopped, as light as it can be (see OnceEvent): replaced before the thread can set
+        # it and before the ref is handed to anyone (pykka.Actor.start returns it after this hook).
+        stopped, actor = OnceEvent(), cast(Any, self)  # typed as pykka's Event, duck-typed here
+        actor.actor_stopped = actor.actor_ref.actor_stopped = stopped
         thread = threading.Thread(
             target=self._actor_loop,  # type: ignore[attr-defined]
             name=f"{type(self).__name__}-{next(_thread_serial)}",
@@ -192,40 +198,6 @@ class Supervised:
 
 
 _thread_serial = itertools.count()
-# CPython 3.11 and 3.12 start a Thread by putting it in threading._limbo and running Thread._bootstrap in a
-# new thread, then wait for it; 3.13 changed that (joinable thread handles), so only these two skip the wait.
-_CAN_SKIP_START_WAIT = (
-    sys.implementation.name == "cpython"
-    and sys.version_info[:2] in ((3, 11), (3, 12))
-    and isinstance(getattr(threading, "_limbo", None), dict)
-    and hasattr(threading, "_active_limbo_lock")
-    and hasattr(threading.Thread, "_bootstrap")
-)
-
-
-def start_thread(thread: threading.Thread) -> None:
-    """Start a daemon ``thread`` without waiting until it runs (where :data:`_CAN_SKIP_START_WAIT`), any
-    other with ``start()``.
-
-    The same steps as CPython's ``Thread.start`` but its final ``self._started.wait()``. Until the thread
-    has run its bootstrap, it is listed by ``threading.enumerate()`` but not ``is_alive()``, and ``join()``
-    refuses it (pykka never joins an actor's thread; it waits on ``actor_stopped``, which the thread sets).
-    """
-    if not _CAN_SKIP_START_WAIT or not thread.daemon:
-        # A non-daemon thread must be counted by the interpreter's exit (its tstate lock, set in the
-        # bootstrap) from the moment start() returns: only daemon threads skip the wait.
-        thread.start()
-        return
-    limbo: dict[threading.Thread, threading.Thread] = threading._limbo  # type: ignore[attr-defined]
-    lock = threading._active_limbo_lock  # type: ignore[attr-defined]
-    with lock:
-        limbo[thread] = thread
-    try:
-        _thread.start_new_thread(thread._bootstrap, ())  # type: ignore[attr-defined]
-    except Exception:
-        with lock:
-            del limbo[thread]
-        raise
 
 
 def _fail_reply_to(message: object, error: BaseException) -> None:
