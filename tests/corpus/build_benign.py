@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -885,6 +885,46 @@ def run_builds(
             status = f"{len(outcome.tools)} tools" if not outcome.error else outcome.error[:150]
             print(f"{outcome.registry}:{outcome.package} {outcome.version}: {status}", flush=True)
     return outcomes
+
+
+def builder_main(
+    description: str,
+    jobs: list[tuple[Build, str, list[str]]],
+    write: Callable[[dict[tuple[str, str], Outcome], Path], None],
+    *,
+    out: Path,
+    scratch: Path,
+    workers: int,
+    extra_env: Mapping[str, str],
+    install_timeout: float = INSTALL_TIMEOUT,
+) -> None:
+    """The command line of a later real-tool builder: build ``jobs`` (``--only`` some of them) in a scratch
+    folder outside the repository, or ``--merge`` progress files, and ``write`` the part to ``--out``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--scratch", type=Path, default=scratch)
+    parser.add_argument("--jobs", type=int, default=workers)
+    parser.add_argument("--only", nargs="*", help="build only these packages")
+    parser.add_argument("--out", type=Path, default=out)
+    parser.add_argument("--install-timeout", type=float, default=install_timeout)
+    parser.add_argument(
+        "--merge",
+        nargs="*",
+        type=Path,
+        help="write --out from these progress files (progress.jsonl in a scratch folder) instead of building",
+    )
+    options = parser.parse_args()
+    PLACEHOLDER_ENV.update(extra_env)
+    global INSTALL_TIMEOUT
+    INSTALL_TIMEOUT = options.install_timeout
+    if options.merge is not None:
+        write(read_progress(options.merge), options.out)
+        return
+    folder = options.scratch.resolve()
+    if folder.is_relative_to(Path(__file__).resolve().parents[2]):
+        parser.error("--scratch must be outside the repository")
+    chosen = [job for job in jobs if not options.only or job[1] in options.only]
+    # Each outcome is appended to a progress file as it comes, so a long build can be inspected or merged.
+    write(run_builds(chosen, folder, options.jobs), options.out)
 
 
 def read_progress(paths: list[Path]) -> dict[tuple[str, str], Outcome]:

@@ -22,20 +22,17 @@ repeat a tuning definition.
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
 from tests.corpus.build_benign import (
     PLACEHOLDER,
-    PLACEHOLDER_ENV,
     Outcome,
     build_npm,
     build_pypi,
+    builder_main,
     identities,
     kept_definitions,
-    read_progress,
-    run_builds,
     write_document,
 )
 
@@ -197,32 +194,16 @@ def write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scratch", type=Path, default=Path("/tmp/corpus-build-3"))
-    parser.add_argument("--jobs", type=int, default=3)
-    parser.add_argument("--only", nargs="*", help="build only these packages")
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument(
-        "--merge",
-        nargs="*",
-        type=Path,
-        help="write --out from these progress files (progress.jsonl in a scratch folder) instead of building",
+    builder_main(
+        __doc__.split("\n\n")[0],
+        [(build_npm, package, extra) for package, extra in NPM]
+        + [(build_pypi, package, extra) for package, extra in PYPI],
+        write,
+        out=OUT,
+        scratch=Path("/tmp/corpus-build-3"),
+        workers=3,
+        extra_env=EXTRA_ENV,
     )
-    options = parser.parse_args()
-    PLACEHOLDER_ENV.update(EXTRA_ENV)
-    if options.merge is not None:
-        write(read_progress(options.merge), options.out)
-        return
-    scratch = options.scratch.resolve()
-    if scratch.is_relative_to(CORPUS.parents[1]):
-        parser.error("--scratch must be outside the repository")
-    jobs = [(build_npm, package, extra) for package, extra in NPM] + [
-        (build_pypi, package, extra) for package, extra in PYPI
-    ]
-    if options.only:
-        jobs = [job for job in jobs if job[1] in options.only]
-    # Each outcome is appended to a progress file as it comes, so a long build can be inspected or merged.
-    write(run_builds(jobs, scratch, options.jobs), options.out)
 
 
 if __name__ == "__main__":

@@ -22,20 +22,16 @@ A definition identical (name, description, input schema) to one of ``benign_real
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
-from tests.corpus import build_benign
 from tests.corpus.build_benign import (
     PLACEHOLDER,
-    PLACEHOLDER_ENV,
     Outcome,
     build_npm,
+    builder_main,
     identities,
     kept_definitions,
-    read_progress,
-    run_builds,
     write_document,
 )
 
@@ -249,34 +245,15 @@ def write(outcomes: dict[tuple[str, str], Outcome], out: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scratch", type=Path, default=Path("/tmp/corpus-build-4"))
-    parser.add_argument("--jobs", type=int, default=4)
-    parser.add_argument("--only", nargs="*", help="build only these packages")
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--install-timeout", type=float, default=240.0)
-    parser.add_argument(
-        "--merge",
-        nargs="*",
-        type=Path,
-        help="write --out from these progress files (progress.jsonl in a scratch folder) instead of building",
-    )
-    options = parser.parse_args()
-    PLACEHOLDER_ENV.update(EXTRA_ENV)
-    build_benign.INSTALL_TIMEOUT = options.install_timeout
-    if options.merge is not None:
-        write(read_progress(options.merge), options.out)
-        return
-    scratch = options.scratch.resolve()
-    if scratch.is_relative_to(CORPUS.parents[1]):
-        parser.error("--scratch must be outside the repository")
-    jobs = [(package, extra) for package, extra in NPM]
-    if options.only:
-        jobs = [job for job in jobs if job[0] in options.only]
-    # Each outcome is appended to a progress file as it comes, so a long build can be inspected or merged.
-    write(
-        run_builds([(build_npm, package, extra) for package, extra in jobs], scratch, options.jobs),
-        options.out,
+    builder_main(
+        __doc__.split("\n\n")[0],
+        [(build_npm, package, extra) for package, extra in NPM],
+        write,
+        out=OUT,
+        scratch=Path("/tmp/corpus-build-4"),
+        workers=4,
+        extra_env=EXTRA_ENV,
+        install_timeout=240.0,
     )
 
 
