@@ -8,13 +8,13 @@ nothing here runs the injection scan: the part is held out, measured once, blind
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 from tests.corpus import build_benign, build_lookalikes_3, build_poisoned, build_poisoned_g
+from tests.corpus._part_checks import strings
+from tests.corpus.build_benign import identity
 from tests.corpus.evaluate import (
     HELD_OUT_3,
     HELD_OUT_3_FILES,
@@ -41,23 +41,6 @@ LOOKALIKE_KINDS = {
     "hidden-field",
     "usage-note",
 }
-
-
-def _identity(tool: dict[str, Any]) -> str:
-    return json.dumps({key: tool.get(key) for key in ("name", "description", "inputSchema")}, sort_keys=True)
-
-
-def _strings(value: Any) -> Iterator[str]:
-    """Every string in a definition, keys included (a property name can be a payload)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield str(key)
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
 
 
 def test_every_file_of_the_part_says_it_is_held_out() -> None:
@@ -127,16 +110,16 @@ def test_family_g_is_fresh_text_not_an_earlier_familys() -> None:
     earlier_shingles = set().union(*(shingles(payload) for payload in earlier))
     shared_with_later = {payload for payload in fresh if shingles(payload) & earlier_shingles}
     assert len(shared_with_later) <= 5, shared_with_later
-    identities = {_identity(tool) for tool in load("poisoned_real.json")["tools"]}
-    identities |= {_identity(tool) for tool in load("poisoned_tools.json")["tools"]}
-    assert not identities & {_identity(tool) for tool in poisoned_tools(HELD_OUT_3)}
+    identities = {identity(tool) for tool in load("poisoned_real.json")["tools"]}
+    identities |= {identity(tool) for tool in load("poisoned_tools.json")["tools"]}
+    assert not identities & {identity(tool) for tool in poisoned_tools(HELD_OUT_3)}
 
 
 def test_family_g_uses_only_reserved_example_addresses() -> None:
     host = re.compile(r"(?:https?://|@)([A-Za-z0-9.-]+)")
     reserved = re.compile(r"(^|\.)(example\.(com|net|org)|[a-z0-9-]+\.(example|invalid))$")
     for tool in poisoned_tools(HELD_OUT_3):
-        for text in _strings({key: tool.get(key) for key in ("name", "description", "inputSchema")}):
+        for text in strings({key: tool.get(key) for key in ("name", "description", "inputSchema")}):
             for found in host.findall(text):
                 assert reserved.search(found.lower().rstrip(".")), (tool["id"], found)
     for _, payloads in build_poisoned_g.G.items():
@@ -198,7 +181,7 @@ def test_no_benign_definition_repeats_an_earlier_corpus() -> None:
         if old["inputSchema"] == tool["inputSchema"]
     ]
     assert not repeated, repeated
-    identities = Counter(_identity(tool) for tool in new)
+    identities = Counter(identity(tool) for tool in new)
     assert max(identities.values()) == 1
     descriptions = {tool["description"] for tool in load("benign_lookalikes.json")["tools"]}
     assert not descriptions & {tool["description"] for tool in held_out_3_benign("written")}

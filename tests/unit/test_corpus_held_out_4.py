@@ -8,10 +8,8 @@ nothing here runs the injection scan: the part is held out and measured once, bl
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 from tests.corpus import (
@@ -23,6 +21,8 @@ from tests.corpus import (
     build_poisoned_g,
     build_poisoned_k,
 )
+from tests.corpus._part_checks import shingles, strings
+from tests.corpus.build_benign import identity
 from tests.corpus.evaluate import (
     HELD_OUT_3,
     HELD_OUT_4,
@@ -54,28 +54,6 @@ LOOKALIKE_KINDS = {
     "destructive-honest",
 }
 ENCODINGS = ("TAGS", "ZW", "BIDI", "B64", "HEX")
-
-
-def _identity(tool: dict[str, Any]) -> str:
-    return json.dumps({key: tool.get(key) for key in ("name", "description", "inputSchema")}, sort_keys=True)
-
-
-def _strings(value: Any) -> Iterator[str]:
-    """Every string in a definition, keys included (a property name can be a payload)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield str(key)
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
-def _shingles(text: str) -> set[tuple[str, ...]]:
-    words = re.findall(r"\w+", text.lower())
-    return {tuple(words[i : i + 8]) for i in range(len(words) - 7)}
 
 
 def _family_k_payloads() -> list[str]:
@@ -134,13 +112,13 @@ def test_family_k_is_fresh_text_not_an_earlier_familys() -> None:
     assert not set(fresh) & earlier
     # No run of eight words in common with any earlier payload either (families a to i and g): written
     # anew, not edited from one.
-    earlier_shingles = set().union(*(_shingles(payload) for payload in earlier))
-    shared = [payload for payload in fresh if _shingles(payload) & earlier_shingles]
+    earlier_shingles = set().union(*(shingles(payload) for payload in earlier))
+    shared = [payload for payload in fresh if shingles(payload) & earlier_shingles]
     assert not shared, shared
     identities: set[str] = set()
     for name in ("poisoned_real.json", "poisoned_tools.json", "poisoned_held_out_3.json"):
-        identities |= {_identity(tool) for tool in load(name)["tools"]}
-    assert not identities & {_identity(tool) for tool in poisoned_tools(HELD_OUT_4)}
+        identities |= {identity(tool) for tool in load(name)["tools"]}
+    assert not identities & {identity(tool) for tool in poisoned_tools(HELD_OUT_4)}
 
 
 def test_family_k_uses_only_reserved_example_addresses() -> None:
@@ -149,7 +127,7 @@ def test_family_k_uses_only_reserved_example_addresses() -> None:
     # A right-to-left override spells its text backwards; that span is checked in clear below.
     reversed_span = re.compile("\u202e[^\u202c]*\u202c")
     for tool in poisoned_tools(HELD_OUT_4):
-        for text in _strings({key: tool.get(key) for key in ("name", "description", "inputSchema")}):
+        for text in strings({key: tool.get(key) for key in ("name", "description", "inputSchema")}):
             for found in host.findall(reversed_span.sub("", text)):
                 assert reserved.search(found.lower().rstrip(".")), (tool["id"], found)
     for payload in _family_k_payloads():
@@ -222,7 +200,7 @@ def test_no_benign_definition_repeats_an_earlier_corpus() -> None:
         if old["inputSchema"] == tool["inputSchema"]
     ]
     assert not repeated, repeated
-    assert max(Counter(_identity(tool) for tool in new).values()) == 1
+    assert max(Counter(identity(tool) for tool in new).values()) == 1
     descriptions = {
         tool["description"]
         for name in ("benign_lookalikes.json", "benign_lookalikes_3.json")

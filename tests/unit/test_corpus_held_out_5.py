@@ -11,9 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from tests.corpus import (
@@ -29,6 +27,8 @@ from tests.corpus import (
     build_poisoned_m,
 )
 from tests.corpus._blind_parts import write
+from tests.corpus._part_checks import shingles, strings
+from tests.corpus.build_benign import identity
 from tests.corpus.evaluate import (
     BLIND_PARTS,
     CORPUS,
@@ -111,28 +111,6 @@ RESERVED_HOST = re.compile(
 HOST = re.compile(r"(?:https?://|@)([A-Za-z0-9.-]+)")
 
 
-def _identity(tool: dict[str, Any]) -> str:
-    return json.dumps({key: tool.get(key) for key in ("name", "description", "inputSchema")}, sort_keys=True)
-
-
-def _strings(value: Any) -> Iterator[str]:
-    """Every string in a definition, keys included (a property name can be a payload)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield str(key)
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
-def _shingles(text: str) -> set[tuple[str, ...]]:
-    words = re.findall(r"\w+", text.lower())
-    return {tuple(words[i : i + 8]) for i in range(len(words) - 7)}
-
-
 def _family_m_payloads() -> list[str]:
     return [payload for payloads in build_poisoned_m.M.values() for _, payload in payloads]
 
@@ -209,20 +187,20 @@ def test_family_m_is_fresh_text_not_an_earlier_familys() -> None:
     assert len(set(fresh)) == len(fresh)
     assert not set(fresh) & earlier
     # No run of eight words in common with any earlier payload either: written anew, not edited from one.
-    earlier_shingles = set().union(*(_shingles(payload) for payload in earlier))
-    shared = [payload for payload in fresh if _shingles(payload) & earlier_shingles]
+    earlier_shingles = set().union(*(shingles(payload) for payload in earlier))
+    shared = [payload for payload in fresh if shingles(payload) & earlier_shingles]
     assert not shared, shared
     identities: set[str] = set()
     for name in EARLIER_POISONED:
-        identities |= {_identity(tool) for tool in load(name)["tools"]}
-    assert not identities & {_identity(tool) for tool in poisoned_tools(HELD_OUT_5)}
+        identities |= {identity(tool) for tool in load(name)["tools"]}
+    assert not identities & {identity(tool) for tool in poisoned_tools(HELD_OUT_5)}
 
 
 def test_family_m_uses_only_reserved_example_addresses() -> None:
     # A right-to-left override spells its text backwards; that span is checked in clear below.
     reversed_span = re.compile("\u202e[^\u202c]*\u202c")
     for tool in poisoned_tools(HELD_OUT_5):
-        for text in _strings({key: tool.get(key) for key in ("name", "description", "inputSchema")}):
+        for text in strings({key: tool.get(key) for key in ("name", "description", "inputSchema")}):
             for found in HOST.findall(reversed_span.sub("", text)):
                 assert RESERVED_HOST.search(found.lower().rstrip(".")), (tool["id"], found)
     for payload in _family_m_payloads():
@@ -296,15 +274,13 @@ def test_the_written_look_alikes_cover_the_false_positive_kinds() -> None:
 
 
 def test_no_benign_definition_repeats_an_earlier_corpus() -> None:
-    earlier = {_identity(tool) for name in EARLIER_BENIGN for tool in load(name)["tools"]}
+    earlier = {identity(tool) for name in EARLIER_BENIGN for tool in load(name)["tools"]}
     for part, files in BLIND_PARTS.items():
         if part != HELD_OUT_5:
-            earlier |= {
-                _identity(tool) for side in ("real", "written") for tool in load(files[side])["tools"]
-            }
+            earlier |= {identity(tool) for side in ("real", "written") for tool in load(files[side])["tools"]}
     new = benign_tools(HELD_OUT_5)
-    assert not earlier & {_identity(tool) for tool in new}
-    assert max(Counter(_identity(tool) for tool in new).values()) == 1
+    assert not earlier & {identity(tool) for tool in new}
+    assert max(Counter(identity(tool) for tool in new).values()) == 1
     descriptions = {
         tool["description"]
         for name in ("benign_lookalikes.json", "benign_lookalikes_3.json", "benign_lookalikes_4.json")
