@@ -262,6 +262,8 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
         ),
     ),
     (
+        # Round 9: not a noun phrase ("captures a pre-authorized payment": a card hold, a term of payments).
+        r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bthis\s)(?<!\bthat\s)(?<!\bits\s)"
         r"\bpre-?(?:approved|authori[sz]ed|consented)\s+(?:all|every|any|each|purchases?|payments?|transfers?|"
         r"operations?|actions?|calls?|commands?|requests?|deletions?)\b|\b(?:is|are|was|were|been)\s+(?:already\s+)?"
         r"pre-?(?:approved|authori[sz]ed)\b(?!\s+(?:message|template)s?\b)",
