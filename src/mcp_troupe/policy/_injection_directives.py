@@ -62,8 +62,8 @@ _FORMAT_NAMED: Final = re.compile(
 
 
 def _not_a_format_named(text: str, match: re.Match[str]) -> bool:
-    around = text[max(0, match.start() - 40) : match.end() + 40]
-    return _FORMAT_NAMED.search(around) is None
+    """No word of its sentence names a format, markup or an example around the token."""
+    return _FORMAT_NAMED.search(_sentence(text, match)) is None
 
 
 _MODEL_DIRECTIVE_PATTERNS: Final[list[_Pattern]] = [
