@@ -929,7 +929,7 @@ _URL_ANY = (r"(?<![a-z0-9])https?://[^\s]{3,200}", "http https")
 _FETCH = _lexicon(
     "baixe|baixar|carregue|busque|descargue|descarga|descargar|lade|laden sie|herunterladen|rufe ab|"
     "téléchargez|télécharger|récupérez|scarica|scaricare|recupera|загрузи|загрузите|скачай|скачайте|"
-    "завантаж|завантажте|indir|indirin|getir|al ve|haal op|download|downloaden|pobierz|stáhni|"
+    "завантаж|завантажте|indir|indirin|getir|haal op|downloaden|pobierz|stáhni|"
     "下载|获取|ダウンロード|取得して|다운로드"
 )
 

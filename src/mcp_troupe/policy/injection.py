@@ -300,17 +300,29 @@ _NAME_SECRET_STEMS: Final = (
 )
 
 
-def _names_secret_stem(words: frozenset[str]) -> bool:
-    return any(len(word) > len(stem) and stem in word for word in words for stem in _NAME_SECRET_STEMS)
+# A stem with more of its word on either side (one search of the name, not a loop over its words).
+_NAME_SECRET_STEM: Final = re.compile(
+    "|".join(f"[a-z0-9]{stem}|{stem}[a-z0-9]" for stem in _NAME_SECRET_STEMS)
+)
+
+
+_NAME_ORDER_WORDS: Final = _NAME_VERBS | _NAME_WHOLE | {"contents", "content", "body", "text", "dump"}
+
+
+def _names_secret_stem(spaced: str) -> bool:
+    return _NAME_SECRET_STEM.search(spaced) is not None
 
 
 def _sentence_like_name(spaced: str) -> Confidence | None:
     """HIGH for a name that is an order for a secret: ``pass_aws_credentials_here``,
     ``content_from_reading_ssh_id_rsa``, ``contents_of_env_file_required``. Ordinary names of secret-handling
     tools (``ssh_key_path``, ``private_key_contents``, ``include_private_key``) are not."""
-    words = frozenset(spaced.lower().split())
+    lowered = spaced.lower()
+    words = frozenset(lowered.split())
     if not words & _NAME_SECRETS:
-        if not _names_secret_stem(words):
+        # A stem counts only in a name that reads as an order (a verb, "here", "contents"): most names
+        # have none of those words, and are not searched.
+        if not words & _NAME_ORDER_WORDS or not _names_secret_stem(lowered):
             return None
         words = words | {"secret"}
     count = len(spaced.split())
