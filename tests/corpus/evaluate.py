@@ -1,7 +1,7 @@
 """Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
 
-    python -m tests.corpus.evaluate [--split held-out|tuning|held-out-3|held-out-4|all] [--show-benign]
-        [--show-missed]
+    python -m tests.corpus.evaluate [--split held-out|tuning|tuning-8|held-out-3|held-out-4|all]
+        [--show-benign] [--show-missed]
 
 The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
 poisoned tools by phrasing family (``split`` in poisoned_real.json). Report the held-out numbers only; the
