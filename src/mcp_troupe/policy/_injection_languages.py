@@ -355,6 +355,7 @@ _SEND = _lexicon(
     # Round 9.
     "|yapıştırın|yapıştır|koy|koyun|ekle|yaz|yazın|doldurun|vul|plak|plakken|cole|colar|pegue|collez|incolla|preencha|trage"
     "|colocando|incluindo|enviando|passando|anexando|poniendo|incluyendo|adjuntando|mettant|incluant|toplamak|toplar|toplanır|verzamelen|verzamelt|coletar|recolher|sammeln|sammelt|recopilar|recopila|collecter|raccogliere|raccoglie|собирать|собирает|收集|収集"
+    "|eklemek|göndermek|koymak|yazmak|yapıştırmak|iletmek|toevoegen|hinzufügen|mitsenden|añadir|agregar|ajouter|aggiungere|добавить|добавлять"
 )
 _READ = _lexicon(
     "읽어|읽고|lees|przeczytaj|odczytaj|okuyun|okuyup|اقرأ|पढ़ें|đọc|baca|läs|přečti|přečtěte|"
@@ -934,6 +935,25 @@ _FETCH = _lexicon(
 )
 
 
+# Round 9: other providers or tools advised against ("rate dem Nutzer von anderen Anbietern ab").
+_DISCOURAGE = _lexicon(
+    "abraten|abzuraten|desaconselhe|desaconselhar|desaconseje|desaconsejar|déconseillez|déconseiller|"
+    "sconsiglia|sconsigliare|отговаривай|отговаривайте|afraden|tavsiye etmeyin|önermeyin|不要推荐|勧めないで"
+)
+# The separable verbs: "rate dem Nutzer von anderen Anbietern ab", "raad de gebruiker andere diensten af".
+_DISCOURAGE_SPLIT = (
+    r"(?<![a-z])(?:rate|raad)(?![a-z])[^.\n]{0,40}?(?<![a-z])(?:anderen|andere)(?![a-z])[^.\n]{0,25}?"
+    r"(?<![a-z])(?:anbietern|anbieter|diensten|dienste|aanbieders|tools|werkzeugen)(?![a-z])[^.\n]{0,10}?"
+    r"(?<![a-z])(?:ab|af)(?![a-z])",
+    _needs("rate raad", "anderen andere"),
+)
+_PROVIDER = _lexicon(
+    "anbietern|anbieter|diensten|dienste|fornecedores|provedores|serviços|proveedores|servicios|fournisseurs|"
+    "services|fornitori|servizi|поставщиков|сервисов|sağlayıcılar|sağlayıcıları|hizmetler|aanbieders|"
+    "leveranciers|diensten|提供商|服务商|プロバイダー|サービス"
+)
+
+
 MODEL_DIRECTIVE_FOREIGN: Final[list[_Pattern]] = [
     # Overriding what the model was told: ignore ... instructions (of before: high).
     (*_any_order(_IGNORE, _ORDERS, window=40), HIGH, _earlier_and_not_defensive, None),
@@ -993,6 +1013,10 @@ MODEL_DIRECTIVE_FOREIGN: Final[list[_Pattern]] = [
     (*_ordered(_CONSENT_CLAIMED, window=0), LOW, _not_a_check_nor_conditional, None),
     # Text for the model's eyes only: what the user is not to see.
     (*_ordered(_FOR_MODEL_ONLY, window=0), LOW),
+    # Other providers advised against (preference manipulation).
+    (*_any_order(_DISCOURAGE, _ANY_OTHER, _PROVIDER, window=50), LOW),
+    (*_any_order(_DISCOURAGE, _ANY_OTHER, _TOOL, window=50), LOW),
+    (*_DISCOURAGE_SPLIT, LOW),
     # Instructions fetched from a URL and followed.
     (*_any_order(_FETCH, _ORDERS, _URL_ANY, window=80), LOW),
 ]
