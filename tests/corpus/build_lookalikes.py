@@ -23,6 +23,7 @@ from typing import Any
 from tests.corpus.family_h import LOOKALIKES_3
 from tests.corpus.family_i import LOOKALIKES_4, LOOKALIKES_4_LANGUAGES
 from tests.corpus.family_j import LOOKALIKES_5, LOOKALIKES_5_LANGUAGES
+from tests.corpus.family_l import LOOKALIKES_6, LOOKALIKES_6_LANGUAGES
 
 OUT = Path(__file__).resolve().parent / "benign_lookalikes.json"
 
@@ -668,6 +669,16 @@ def main() -> None:
                 "language": LOOKALIKES_5_LANGUAGES[tool["name"]],
             }
             for tool in LOOKALIKES_5
+        ]
+        + [
+            {
+                **tool,
+                "registry": "written",
+                "package": "lookalikes-6",
+                "version": "round-9",
+                "language": LOOKALIKES_6_LANGUAGES[tool["name"]],
+            }
+            for tool in LOOKALIKES_6
         ]
     )
     names = [entry["name"] for entry in entries]

@@ -28,11 +28,12 @@ from typing import Any
 from tests.corpus.family_h import FAMILY_H, FAMILY_H_LANGUAGES
 from tests.corpus.family_i import FAMILY_I, FAMILY_I_LANGUAGES
 from tests.corpus.family_j import FAMILY_J, FAMILY_J_LANGUAGES
+from tests.corpus.family_l import FAMILY_L, FAMILY_L_LANGUAGES
 
 OUT = Path(__file__).resolve().parent / "poisoned_real.json"
 # Family a was tuned on; b was the first held-out part, measured once and then tuned on; c is held out; d is
 # held out too (round 3); e (round 4) is a third tuning part, f (round 5) a fourth, h (round 6) a fifth,
-# i (round 7, mostly other languages) a sixth, j (round 8, the weak classes) a seventh.
+# i (round 7, mostly other languages) a sixth, j (round 8, the weak classes) a seventh, l (round 9) an eighth.
 SPLITS = {
     "a": "tuning",
     "b": "tuning-2",
@@ -43,6 +44,7 @@ SPLITS = {
     "h": "tuning-5",
     "i": "tuning-6",
     "j": "tuning-7",
+    "l": "tuning-8",
 }
 
 # Ordinary tools that carry a payload. Each is a plausible definition on its own.
@@ -1432,6 +1434,13 @@ LANGUAGES.update(FAMILY_I_LANGUAGES)
 for _attack, _payloads in FAMILY_J.items():
     CLASSES[_attack][2]["j"] = list(_payloads)
 LANGUAGES.update(FAMILY_J_LANGUAGES)
+
+# Family l (round 9, helper `inject7`): an eighth tuning part, weighted to the classes and languages the
+# round-8 scan kept out least often on held-out-4, in tests/corpus/family_l.py. Written without reading
+# family c, d, g or k.
+for _attack, _payloads in FAMILY_L.items():
+    CLASSES[_attack][2]["l"] = list(_payloads)
+LANGUAGES.update(FAMILY_L_LANGUAGES)
 
 
 def _digest(text: str) -> int:

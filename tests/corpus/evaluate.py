@@ -1,6 +1,6 @@
 """Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
 
-    python -m tests.corpus.evaluate [--split held-out|tuning|held-out-3|held-out-4|held-out-5|all]
+    python -m tests.corpus.evaluate [--split held-out|tuning|tuning-8|held-out-3|held-out-4|held-out-5|all]
         [--show-benign] [--show-missed]
 
 The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
@@ -56,6 +56,10 @@ languages held-out-3 found weakest, and the round-8 real tools (``benign_real_5.
 built before round 8 changed the scan, measured blind, then tuned and trained on
 (``tests/corpus/family_j.py``, ``tests/corpus/build_benign_5.py``)."""
 TUNING_7_REAL = "benign_real_5.json"
+TUNING_8 = "tuning-8"
+"""Poisoned family ``l`` and the round-9 look-alikes (package ``lookalikes-6``), weighted to the classes and
+languages held-out-4 found weakest: written before round 9 changed the scan, measured blind, then tuned and
+trained on (``tests/corpus/family_l.py``)."""
 HELD_OUT_3 = "held-out-3"
 """Round 5 (2026-12-02, helper ``corpusg``): poisoned family ``g`` (``poisoned_held_out_3.json``), real
 tools of packages no earlier corpus used (``benign_real_3.json``) and written look-alikes
@@ -145,7 +149,7 @@ def _tuning_7_packages() -> frozenset[str]:
 
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
-    (``tuning`` or ``tuning-2``); ``tuning-3``, ``tuning-4`` and ``tuning-5`` for the written look-alikes;
+    (``tuning`` or ``tuning-2``); ``tuning-3`` to ``tuning-8`` for the written look-alikes;
     ``held-out-3``, ``held-out-4`` and ``held-out-5`` for the packages and look-alikes of those parts. A
     package's tools are never split."""
     if registry == LOOKALIKES:
@@ -160,6 +164,7 @@ def benign_split(registry: str, package: str) -> str:
             "lookalikes-3": TUNING_5,
             "lookalikes-4": TUNING_6,
             "lookalikes-5": TUNING_7,
+            "lookalikes-6": TUNING_8,
         }.get(package, TUNING_3)
     if f"{registry}:{package}" in _held_out_3_packages():
         return HELD_OUT_3
@@ -342,6 +347,7 @@ def main() -> None:
             TUNING_5,
             TUNING_6,
             TUNING_7,
+            TUNING_8,
             "all",
         ),
         default=HELD_OUT,

@@ -3,10 +3,10 @@
     python -m tests.corpus.train_scorer [--check] [--folds-only] [--out PATH]
 
 Run by hand; the output is committed and deterministic (the same corpora give the same bytes; the unit
-tests hold it to that). It reads the TUNING parts only: benign ``tuning`` .. ``tuning-7`` (``tuning-7``:
+tests hold it to that). It reads the TUNING parts only: benign ``tuning`` .. ``tuning-8`` (``tuning-7``:
 the round-8 look-alikes and the real tools of ``benign_real_5.json``) and the first benign corpus, and
-poisoned families ``a``, ``b``, ``e``, ``f``, ``h``, ``i`` and ``j``. Families ``c``, ``d`` and ``g``, the
-held-out benign packages and ``held-out-3`` are never read here.
+poisoned families ``a``, ``b``, ``e``, ``f``, ``h``, ``i``, ``j`` and ``l``. Families ``c``, ``d``, ``g``
+and ``k``, the held-out benign packages, ``held-out-3`` and ``held-out-4`` are never read here.
 
 The unit is a sentence (``policy._injection_model.sentences``), filtered as the scan filters it. A
 sentence of a benign tool is a negative. A sentence of a poisoned tool is a positive unless it is a
@@ -20,8 +20,9 @@ The threshold is chosen by cross-validation grouped by family, not on the data t
 one poisoned family out (train on the other four and on the benign tools of the other folds; a real
 benign package is in one of five folds by a hash of its name, and the look-alikes written with a family are
 in that family's fold), score the left-out family and its benign fold, pool the out-of-fold benign tool
-scores, and take the lowest threshold at which at most 0.5 % of the real benign tuning tools score at or
-above it. The written look-alikes are trained on as negatives but not counted in that rate: they are hard
+scores, and take the lowest threshold at which at most 0.5 % of the real benign tuning tools are kept out
+(since round 9: by the rules, or by scoring at or above it; the rules' share is the scorer's no more). The
+written look-alikes are trained on as negatives but not counted in that rate: they are hard
 cases written on purpose, not a sample of what servers say; how many of them score over the threshold is
 printed beside it. The out-of-fold catch rate of each left-out family, by the scorer alone and by the rules
 or the scorer together, is the estimate of how the scan does on an unseen family; it is printed. (The rules
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -50,6 +52,7 @@ from tests.corpus.evaluate import (
     TUNING_5,
     TUNING_6,
     TUNING_7,
+    TUNING_8,
     benign_tools,
     graded_scan,
     load,
@@ -68,14 +71,15 @@ from mcp_troupe.policy._injection_model import (
 from mcp_troupe.policy._injection_text import _normalise
 from mcp_troupe.policy.injection import _schema_strings, grade
 
-TRAINING_FAMILIES = ("a", "b", "e", "f", "h", "i", "j")
-BENIGN_SPLITS = (TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, TUNING_6, TUNING_7)
+TRAINING_FAMILIES = ("a", "b", "e", "f", "h", "i", "j", "l")
+BENIGN_SPLITS = (TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, TUNING_6, TUNING_7, TUNING_8)
 LOOKALIKE_FAMILY = {
     "lookalikes": "e",
     "lookalikes-2": "f",
     "lookalikes-3": "h",
     "lookalikes-4": "i",
     "lookalikes-5": "j",
+    "lookalikes-6": "l",
 }
 """The written look-alikes were each written with one poisoned family, by the same author in the same hour,
 so they are held out with it: a fold tests a family and the look-alikes written beside it together."""
@@ -259,11 +263,14 @@ def tool_score(model: Model, example: Example) -> float:
     return float(1.0 / (1.0 + np.exp(-logit)))
 
 
-def pick_threshold(benign_scores: Iterable[float]) -> float:
+def pick_threshold(benign_scores: Iterable[float], kept_out_by_rules: Sequence[bool] = ()) -> float:
     """The lowest threshold (on a 0.0001 grid) at which at most :data:`MAX_FP` of benign tools score at
-    or above it."""
-    scores = sorted(benign_scores, reverse=True)
-    allowed = int(MAX_FP * len(scores))
+    or above it; with ``kept_out_by_rules`` (one flag per score), at which at most that share are kept out
+    by the rules or the scorer (round 9: the scan's rate, not the scorer's alone)."""
+    pairs = list(itertools.zip_longest(benign_scores, kept_out_by_rules, fillvalue=False))
+    allowed = int(MAX_FP * len(pairs)) - sum(bool(caught) for _, caught in pairs)
+    scores = sorted((float(score) for score, caught in pairs if not caught), reverse=True)
+    allowed = max(0, allowed)
     # A threshold just above the (allowed+1)-th highest benign score lets exactly `allowed` through.
     cut = scores[allowed] if allowed < len(scores) else 0.0
     return min(0.9999, max(0.5, np.floor(cut * 10000 + 1) / 10000))
@@ -296,15 +303,18 @@ def cross_validate(all_examples: Sequence[Example], *, quiet: bool = False) -> F
         model = fit(train)
         held = [example for example in all_examples if example.fold == family]
         scored += [(example, tool_score(model, example)) for example in held]
-    real_scores = [score for example, score in scored if not example.label and not example.written]
-    threshold = pick_threshold(real_scores)
+    real = [(example, score) for example, score in scored if not example.label and not example.written]
+    # Round 9: the budget is the whole scan's. The real tools the rules already keep out are counted
+    # against it, so the scorer gets what is left (with one more family the scorer-alone budget had put the
+    # scan's out-of-fold rate at 22 of 3,760 real tools, 0.59 %).
+    threshold = pick_threshold([score for _, score in real], [example.rules_caught for example, _ in real])
 
     def counts(chosen: list[tuple[Example, float]]) -> tuple[int, int, int]:
         over = sum(score >= threshold for _, score in chosen)
         either = sum(score >= threshold or example.rules_caught for example, score in chosen)
         return over, either, len(chosen)
 
-    real = counts([(e, score) for e, score in scored if not e.label and not e.written])
+    real_counts = counts(real)
     written = counts([(e, score) for e, score in scored if not e.label and e.written])
     scorer: dict[str, tuple[int, int]] = {}
     combined: dict[str, tuple[int, int]] = {}
@@ -312,11 +322,12 @@ def cross_validate(all_examples: Sequence[Example], *, quiet: bool = False) -> F
         over, either, total = counts([(e, score) for e, score in scored if e.label and e.fold == family])
         scorer[family] = (over, total)
         combined[family] = (either, total)
-    folds = Folds(threshold, scorer, combined, real, written)
+    folds = Folds(threshold, scorer, combined, real_counts, written)
     if not quiet:
         print(
-            f"cross-validated threshold {threshold:.4f}: over it {real[0]}/{real[2]} real benign tools and "
-            f"{written[0]}/{written[2]} written look-alikes; kept out by rules or scorer {real[1]}/{real[2]} "
+            f"cross-validated threshold {threshold:.4f}: over it {real_counts[0]}/{real_counts[2]} real "
+            f"benign tools and {written[0]}/{written[2]} written look-alikes; kept out by rules or scorer "
+            f"{real_counts[1]}/{real_counts[2]} "
             f"and {written[1]}/{written[2]}"
         )
         hit = sum(either for either, _ in combined.values())
@@ -337,7 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="fail if the file differs from a fresh build")
     parser.add_argument("--folds-only", action="store_true", help="only print the cross-validation")
     options = parser.parse_args(argv)
-    all_examples = examples(rules=not options.check)
+    # The rules are read in --check too: the threshold's budget counts what they keep out.
+    all_examples = examples()
     print(
         f"{sum(not e.label for e in all_examples)} benign and {sum(e.label for e in all_examples)} poisoned "
         f"tuning tools"

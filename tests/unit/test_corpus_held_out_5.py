@@ -47,6 +47,7 @@ from tests.corpus.evaluate import (
     TUNING_5,
     TUNING_6,
     TUNING_7,
+    TUNING_8,
     benign_split,
     benign_tools,
     held_out_5_benign,
@@ -103,7 +104,18 @@ EARLIER_BENIGN = (
     "benign_lookalikes_3.json",
     "benign_lookalikes_4.json",
 )
-TUNING_SPLITS = (HELD_OUT, HELD_OUT_2, TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, TUNING_6, TUNING_7)
+TUNING_SPLITS = (
+    HELD_OUT,
+    HELD_OUT_2,
+    TUNING,
+    TUNING_2,
+    TUNING_3,
+    TUNING_4,
+    TUNING_5,
+    TUNING_6,
+    TUNING_7,
+    TUNING_8,
+)
 # Reserved names (RFC 2606, RFC 6761) and documentation addresses (RFC 5737) only.
 RESERVED_HOST = re.compile(
     r"(^|\.)(example\.(com|net|org)|[a-z0-9-]+\.(example|invalid))$|^(192\.0\.2|198\.51\.100|203\.0\.113)\.\d+$"

@@ -40,6 +40,32 @@ def _with_a_consequential_act(text: str, match: re.Match[str]) -> bool:
     return _CONSEQUENTIAL_ACT.search(_sentence(text, match)) is not None
 
 
+# Round 9: an attack phrase quoted as an example of what the tool reports or refuses ("injection attempts
+# (e.g. 'ignore previous instructions') are reported"): mentioned, not said to the model.
+_EXAMPLE_BEFORE: Final = re.compile(
+    r"(?:\be\.g\.|\bi\.e\.|\bsuch\s+as|\blike|\bfor\s+example|\bphrases?|\battempts?|\binjections?|"
+    r"\bpatterns?|\bstrings?)\s*[(:]?\s*[\"'`\u201c\u2018]\s*$",
+    re.IGNORECASE,
+)
+
+
+def _not_a_quoted_example(text: str, match: re.Match[str]) -> bool:
+    return _EXAMPLE_BEFORE.search(text[max(0, match.start() - 40) : match.start()]) is None
+
+
+# Round 9: chat-template tokens named as a format ("turns are marked [INST] ... [/INST] (Llama format)").
+_FORMAT_NAMED: Final = re.compile(
+    r"\b(?:format|formats|template|templates|tokens?|markers?|marked|delimit\w*|syntax|style|tags?|blocks?|"
+    r"sections?|elements?|xml|html|example\s+(?:input|output)|closed|balanced)\b",
+    re.IGNORECASE,
+)
+
+
+def _not_a_format_named(text: str, match: re.Match[str]) -> bool:
+    """No word of its sentence names a format, markup or an example around the token."""
+    return _FORMAT_NAMED.search(_sentence(text, match)) is None
+
+
 _MODEL_DIRECTIVE_PATTERNS: Final[list[_Pattern]] = [
     # overriding what the model was told: "ignore all previous instructions", "disregard your prior
     # guidelines", "ignore the user's request", "previous guidance is outdated", "your instructions have
@@ -54,6 +80,9 @@ _MODEL_DIRECTIVE_PATTERNS: Final[list[_Pattern]] = [
             "instruction instructions prompt prompts rules guidelines guidance directives guardrails "
             "constraints policies",
         ),
+        HIGH,
+        _not_a_quoted_example,
+        WEAK,
     ),
     (
         r"\b(?:ignore|disregard|override)\s+(?:the\s+)?user'?s?\s+(?:\w+\s+)?(?:requests?|instructions?|questions?|"
@@ -306,6 +335,8 @@ _MODEL_DIRECTIVE_PATTERNS: Final[list[_Pattern]] = [
         r"<\s*/?\s*(?:important|system[\w-]*|admin|critical|override)\s*>",
         _needs("<", ">"),
         LOW,
+        _not_a_format_named,
+        WEAK,
     ),
     (
         # Structure, as often as not: <instructions> around a usage section, <hidden> in an HTML example.
@@ -316,10 +347,16 @@ _MODEL_DIRECTIVE_PATTERNS: Final[list[_Pattern]] = [
     (
         r"\[\s*/?\s*(?-i:INST|SYS|SYSTEM)\s*\]|\[\s*(?:important|system|admin)\s*:|<<\s*/?\s*SYS\s*>>",
         _needs("[ <<", "inst sys system important admin"),
+        HIGH,
+        _not_a_format_named,
+        WEAK,
     ),
     (
         r"<\|\s*(?:im_start|im_end|system|assistant|endoftext)\s*\|>",
         _needs("<|", "im system assistant endoftext"),
+        HIGH,
+        _not_a_format_named,
+        WEAK,
     ),
     (
         r"(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|assistant|instructions?)[ \t]*(?::|\n|$)",

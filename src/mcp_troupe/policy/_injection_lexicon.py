@@ -45,7 +45,7 @@ GROUP_ENTRIES: Final[dict[str, str]] = {
     ),
     "model": (
         "asistente assistente assistant assistenten assistentin asystent* asistent* ассистент* асистент* "
-        "помощник* помічник* asisten yapay modelo modèle modello modell* ии ші ia ki "
+        "помощник* помічник* asisten asistan* yardımcı* yapay modelo modèle modello modell* ии ші ia ki "
         "助手 助理 模型 アシスタント モデル 어시스턴트 모델 에이전트 المساعد الذكاء सहायक"
     ),
     "you": (
@@ -187,7 +187,7 @@ GROUP_ENTRIES: Final[dict[str, str]] = {
     ),
     "tools": (
         "herramienta* outil* ferramenta* strumento strumenti werkzeug* tool tools funktion* hulpmiddel verktyg* "
-        "narzędzi* nástroj* инструмент* інструмент* araç* alat công_cụ servidor serveur server servers сервер* sunucu "
+        "narzędzi* nástroj* инструмент* інструмент* araç* alat công_cụ servidor serveur server servers сервер* sunucu* "
         "工具 服务器 ツール サーバー 도구 서버 أداة الأداة خادم टूल सर्वर"
     ),
     "other": (

@@ -295,7 +295,9 @@ _SHADOWING_PATTERNS: list[_Pattern] = [
 
 _SENSITIVE_PATH_PATTERNS: list[_Pattern] = [
     (
-        r"~/\.ssh\b|\.ssh/|(?<![A-Za-z0-9])id[_ -]?(?:rsa|dsa|ecdsa|ed25519)(?![A-Za-z0-9])"
+        # Round 9: not a public key's file (~/.ssh/id_ed25519.pub): an SSH tool asks for it, and it is public.
+        r"~/\.ssh\b(?!/[\w.-]{1,64}\.pub\b)|\.ssh/(?![\w.-]{1,64}\.pub\b)"
+        r"|(?<![A-Za-z0-9])id[_ -]?(?:rsa|dsa|ecdsa|ed25519)(?![A-Za-z0-9])(?!\.pub\b)"
         r"|\bauthorized_keys\b",
         # "id_rsa" is "id" and "rsa", "idrsa" one word
         _needs("ssh rsa dsa ecdsa ed25519 idrsa iddsa idecdsa ided25519 authorized"),

@@ -262,6 +262,8 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
         ),
     ),
     (
+        # Round 9: not a noun phrase ("captures a pre-authorized payment": a card hold, a term of payments).
+        r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bthis\s)(?<!\bthat\s)(?<!\bits\s)"
         r"\bpre-?(?:approved|authori[sz]ed|consented)\s+(?:all|every|any|each|purchases?|payments?|transfers?|"
         r"operations?|actions?|calls?|commands?|requests?|deletions?)\b|\b(?:is|are|was|were|been)\s+(?:already\s+)?"
         r"pre-?(?:approved|authori[sz]ed)\b(?!\s+(?:message|template)s?\b)",
@@ -348,6 +350,23 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
         r"\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\b(?:curl|wget)\b[^\n|]{0,200}\|\s*"
         r"(?:sudo\s+)?python[\d.]*\b|\bchmod\s+(?:-R\s+)?777\s+(?:-R\s+)?(?:/|~)",
         _needs("curl wget chmod"),
+    ),
+    # Round 9: a persona that never refuses; safety rules treated as out of scope.
+    (
+        r"\b(?:voice|persona|character|role|profile)\b(?:[^.\n]|\.(?=\S)){0,80}?\b(?:no\s+refusals?|"
+        r"(?:never|does\s+not|doesn'?t)\s+refuses?|without\s+refusing|no\s+(?:refusal\s+behaviou?r|disclaimers)|"
+        r"without\s+disclaimers)\b",
+        _needs(
+            "voice persona character role profile", "refusal refusals refuse refuses refusing disclaimers"
+        ),
+        LOW,
+    ),
+    (
+        r"\btreats?\s+(?:the\s+|all\s+|any\s+)?(?:moderation|safety|content|usage|ethical)\s+(?:guidelines|rules|"
+        r"policies|filters|restrictions)\s+as\s+(?:out\s+of\s+scope|optional|void|irrelevant|not\s+applicable|"
+        r"advisory|suggestions)\b",
+        _needs("treat treats", "moderation safety content usage ethical"),
+        LOW,
     ),
 ]
 
@@ -773,5 +792,30 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
         HIGH,
         _names_a_secret_near,
         None,
+    ),
+    # Round 9: the secrets of the session harvested ("the access tokens visible in the session").
+    (
+        r"\b(?:access\s+tokens?|tokens|api\s+keys?|keys|credentials|secrets|passwords|cookies)\s+(?:that\s+are\s+)?"
+        r"(?:visible|seen|shown|mentioned|exposed)\s+(?:in|during)\s+(?:the\s+|this\s+)?(?:session|conversation|"
+        r"chat|context|thread)\b",
+        _needs(
+            "tokens token keys key credentials secrets passwords cookies",
+            "visible seen shown mentioned exposed",
+        ),
+        LOW,
+    ),
+    # Round 9: a release note under which data is now also copied elsewhere (a rug pull's changelog).
+    (
+        r"\b(?:changelog|release\s+v?\d|version\s+v?\d|what'?s\s+new|starting\s+with\s+(?:this|the\s+current)\s+"
+        r"(?:build|version|release)|as\s+of\s+(?:this\s+)?(?:version|release|build))\b[^\n]{0,200}?"
+        r"\b(?:now|also|additionally)\s+(?:\w+\s+){0,4}?(?:mirrored|copied|forwarded|relayed|uploaded|synced|"
+        r"backed\s+up|b?cc'?d)\s+(?:\w+\s+){0,3}?to\s+(?:"
+        + _ADDRESS
+        + r"|(?:[a-z0-9-]{1,63}\.){1,4}[a-z]{2,12}\b)",
+        _needs(
+            "changelog release version what starting as",
+            "mirrored copied forwarded relayed uploaded synced backed cc ccd bcc bccd",
+        ),
+        LOW,
     ),
 ]

@@ -224,6 +224,8 @@ _NAME_VERBS: Final = frozenset(
         *("inclua", "einfuegen", "fuege", "senden", "sende", "kopiere", "incolla", "inserisci", "invia"),
         *("plak", "voeg", "stuur", "wklej", "wyslij", "vloz", "yapistir", "ekle", "gonder", "tempel"),
         *("sertakan", "kirim", "colle", "coller", "envoyer", "inclure", "klistra", "bifoga"),
+        # Round 9.
+        *("yaz", "koy", "vul", "preencha", "pegue", "escreva", "schrijf", "trage"),
     )
 )
 _NAME_WHOLE: Final = frozenset(
@@ -244,6 +246,8 @@ _NAME_WHOLE: Final = frozenset(
             "complet",
         ),
         *("har", "hela", "zde", "cely"),
+        # Round 9.
+        *("buraya", "burayi", "aqui", "neste", "dit"),
     )
 )
 _NAME_SECRETS: Final = frozenset(
@@ -288,13 +292,39 @@ _SECRET_FILES: Final = frozenset(
 )
 
 
+# Round 9: secret words inside the words of agglutinating and compounding languages, as a name spells them:
+# kullanicinin_sifresini (the user's password, Turkish), chatgeschiedenis (chat history, Dutch).
+_NAME_SECRET_STEMS: Final = (
+    *("sifre", "parola", "anahtar", "gecmis", "wachtwoord", "geschiedenis", "senha", "contrasen", "passwort"),
+    *("kennwort", "verlauf", "historico", "historial", "credencia", "zugangsdat"),
+)
+
+
+# A stem with more of its word on either side (one search of the name, not a loop over its words).
+_NAME_SECRET_STEM: Final = re.compile(
+    "|".join(f"[a-z0-9]{stem}|{stem}[a-z0-9]" for stem in _NAME_SECRET_STEMS)
+)
+
+
+_NAME_ORDER_WORDS: Final = _NAME_VERBS | _NAME_WHOLE | {"contents", "content", "body", "text", "dump"}
+
+
+def _names_secret_stem(spaced: str) -> bool:
+    return _NAME_SECRET_STEM.search(spaced) is not None
+
+
 def _sentence_like_name(spaced: str) -> Confidence | None:
     """HIGH for a name that is an order for a secret: ``pass_aws_credentials_here``,
     ``content_from_reading_ssh_id_rsa``, ``contents_of_env_file_required``. Ordinary names of secret-handling
     tools (``ssh_key_path``, ``private_key_contents``, ``include_private_key``) are not."""
-    words = frozenset(spaced.lower().split())
+    lowered = spaced.lower()
+    words = frozenset(lowered.split())
     if not words & _NAME_SECRETS:
-        return None
+        # A stem counts only in a name that reads as an order (a verb, "here", "contents"): most names
+        # have none of those words, and are not searched.
+        if not words & _NAME_ORDER_WORDS or not _names_secret_stem(lowered):
+            return None
+        words = words | {"secret"}
     count = len(spaced.split())
     if words & _NAME_VERBS and (count >= 4 or words & _NAME_WHOLE):
         return HIGH
