@@ -29,6 +29,7 @@ from tests.corpus.evaluate import (
     HELD_OUT_2,
     HELD_OUT_3,
     HELD_OUT_4,
+    HELD_OUT_5,
     TUNING,
     TUNING_2,
     TUNING_3,
@@ -70,6 +71,12 @@ HELD_OUT_3_MAX_REAL_BLOCKED = 7
 HELD_OUT_4_MIN_KEPT_OUT = 216
 HELD_OUT_4_MAX_REAL_KEPT_OUT = 8
 HELD_OUT_4_MAX_REAL_BLOCKED = 1
+# held-out-5 (written by a helper who read neither the rules, the lexicons nor the scorer; docs/security.md),
+# measured on the round-8 scan by its author (188/258 kept out, 17/1,991 real tools, 3 blocked) and once on
+# round 9's by the lead: 194/258 poisoned kept out (family m), 17/1,991 real tools kept out, 3 blocked.
+HELD_OUT_5_MIN_KEPT_OUT = 194
+HELD_OUT_5_MAX_REAL_KEPT_OUT = 17
+HELD_OUT_5_MAX_REAL_BLOCKED = 3
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
 
@@ -205,6 +212,14 @@ def test_the_fourth_held_out_part_holds_what_was_measured() -> None:
     assert poisoned.caught >= HELD_OUT_4_MIN_KEPT_OUT, f"family k: {poisoned}"
     assert real.caught <= HELD_OUT_4_MAX_REAL_KEPT_OUT, f"held-out-4 real tools: {real}"
     assert real.blocked <= HELD_OUT_4_MAX_REAL_BLOCKED, f"held-out-4 real tools: {real}"
+
+
+def test_the_fifth_held_out_part_holds_what_was_measured() -> None:
+    poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_5))
+    real = rates(graded_scan(tool)[0] for tool in load("benign_real_6.json")["tools"])
+    assert poisoned.caught >= HELD_OUT_5_MIN_KEPT_OUT, f"family m: {poisoned}"
+    assert real.caught <= HELD_OUT_5_MAX_REAL_KEPT_OUT, f"held-out-5 real tools: {real}"
+    assert real.blocked <= HELD_OUT_5_MAX_REAL_BLOCKED, f"held-out-5 real tools: {real}"
 
 
 # The learned scorer's threshold lets at most 0.5 % of the real benign tuning tools through, by
