@@ -42,8 +42,7 @@ from collections.abc import AsyncIterator, Mapping
 from types import MappingProxyType, TracebackType
 from typing import Any, Protocol
 
-import httpx
-
+from mcp_troupe._httpx import httpx
 from mcp_troupe.protocol.http1 import (
     END,
     Headers,

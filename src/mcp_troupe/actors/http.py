@@ -15,9 +15,9 @@ import ssl
 from concurrent.futures import Future
 from typing import Any, assert_never
 
-import httpx
 import pykka
 
+from mcp_troupe._httpx import httpx
 from mcp_troupe.actors.h1 import is_supported
 from mcp_troupe.actors.http_connection import MAX_IN_FLIGHT, HttpConnection
 from mcp_troupe.actors.http_pool import environment_proxy, shared_ssl_context

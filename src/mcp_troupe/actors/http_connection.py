@@ -55,9 +55,9 @@ from types import MappingProxyType
 from typing import Any, assert_never
 
 import anyio
-import httpx
 import pykka
 
+from mcp_troupe._httpx import httpx
 from mcp_troupe._version import __version__
 from mcp_troupe.actors.h1 import Answer, Http1Client
 from mcp_troupe.actors.http_listen import GetStream

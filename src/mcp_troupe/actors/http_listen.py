@@ -16,8 +16,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 import anyio
-import httpx
 
+from mcp_troupe._httpx import httpx
 from mcp_troupe.actors.h1 import Http1Client
 from mcp_troupe.actors.http_wire import ACCEPT_SSE, describe, media_type
 from mcp_troupe.errors import FrameTooLarge

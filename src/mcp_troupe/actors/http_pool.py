@@ -12,8 +12,7 @@ import os
 import ssl
 from collections.abc import AsyncIterator
 
-import httpx
-
+from mcp_troupe._httpx import httpx
 from mcp_troupe.actors.h1 import Http1Client, is_supported, parse_url
 
 __all__ = [

@@ -17,8 +17,8 @@ import logging
 from typing import Protocol
 
 import anyio
-import httpx
 
+from mcp_troupe._httpx import httpx
 from mcp_troupe.actors.h1 import Answer
 from mcp_troupe.actors.http_listen import ListenHost
 from mcp_troupe.actors.http_wire import (

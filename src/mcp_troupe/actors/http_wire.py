@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 from typing import Protocol
 
-import httpx
-
+from mcp_troupe._httpx import httpx
 from mcp_troupe.actors.h1 import Answer
 from mcp_troupe.errors import HttpError
 from mcp_troupe.policy.redaction import Redactor

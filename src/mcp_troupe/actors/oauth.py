@@ -50,9 +50,9 @@ from typing import Any, Final, TextIO, assert_never
 
 import anyio
 import anyio.to_thread
-import httpx
 import pykka
 
+from mcp_troupe._httpx import httpx
 from mcp_troupe.actors.loop import Runtime, safe_tell
 from mcp_troupe.actors.oauth_bearer import MAX_MATERIAL_BYTES as MAX_MATERIAL_BYTES
 from mcp_troupe.actors.oauth_bearer import (

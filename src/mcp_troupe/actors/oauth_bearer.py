@@ -28,9 +28,9 @@ from typing import Any, Final
 
 import anyio
 import anyio.to_thread
-import httpx
 import pykka
 
+from mcp_troupe._httpx import httpx
 from mcp_troupe.actors.loop import safe_tell
 from mcp_troupe.actors.oauth_drive import UserAuthorizationHandler, drive
 from mcp_troupe.config import OAuthConfig

@@ -28,8 +28,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import anyio
 import anyio.to_thread
-import httpx
 
+from mcp_troupe._httpx import httpx
 from mcp_troupe.errors import AuthError, AuthRefused, AuthUnreachable, NeedsLogin
 from mcp_troupe.protocol.oauth import (
     Flow,

@@ -12,8 +12,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
-import httpx
-
 from mcp_troupe import (
     ApprovalRequired,
     ServerState,
@@ -24,6 +22,7 @@ from mcp_troupe import (
     UnknownTool,
     stdio_server,
 )
+from mcp_troupe._httpx import httpx
 from mcp_troupe.cli.calls import (
     approval_error,
     config_for_call,

@@ -61,8 +61,7 @@ import hmac
 import secrets as _secrets
 from collections.abc import Mapping, Sequence
 
-import httpx
-
+from mcp_troupe._httpx import httpx
 from mcp_troupe.errors import (
     AuthError,
     AuthorizationDenied,

@@ -13,8 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-import httpx
-
+from mcp_troupe._httpx import httpx
 from mcp_troupe.errors import AuthRefused, DiscoveryFailed, InsufficientScope
 from mcp_troupe.protocol.oauth_model import (
     _JSON_HEADERS,

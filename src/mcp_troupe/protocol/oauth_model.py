@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal, Protocol, TypeAlias, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-import httpx
-
+from mcp_troupe._httpx import httpx
 from mcp_troupe.errors import (
     AuthRefused,
     DiscoveryFailed,

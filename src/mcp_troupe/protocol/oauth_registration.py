@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import httpx
-
+from mcp_troupe._httpx import httpx
 from mcp_troupe.errors import AuthError
 from mcp_troupe.protocol.oauth_model import (
     _JSON_HEADERS,

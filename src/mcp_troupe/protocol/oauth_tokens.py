@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from typing import Any, assert_never
 from urllib.parse import quote_plus
 
-import httpx
-
+from mcp_troupe._httpx import httpx
 from mcp_troupe.errors import (
     AuthError,
     AuthServerError,
