@@ -1,6 +1,7 @@
 """Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
 
-    python -m tests.corpus.evaluate [--split held-out|tuning|tuning-8|held-out-3|held-out-4|held-out-5|all]
+    python -m tests.corpus.evaluate
+        [--split held-out|tuning|tuning-8|held-out-3|held-out-4|held-out-5|held-out-6|all]
         [--show-benign] [--show-missed]
 
 The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
@@ -12,7 +13,7 @@ The part ``held-out-3`` lives in files of its own (poisoned family ``g``, new re
 look-alikes) and is never tuned on; ``all`` leaves it out, so that code reading "all" cannot train on it. The
 part ``held-out-4`` (poisoned family ``k``, real tools of new PyPI packages, new look-alikes) is kept apart in
 the same way, and so is ``held-out-5`` (poisoned family ``m``, real tools of new npm packages, new
-look-alikes).
+look-alikes), and ``held-out-6`` (poisoned family ``n``, real tools of new PyPI packages, new look-alikes).
 """
 
 from __future__ import annotations
@@ -96,7 +97,24 @@ HELD_OUT_5_FILES = {
 }
 LOOKALIKES_5 = "lookalikes-held-out-5"
 """The package of ``held-out-5``'s written look-alikes."""
-BLIND_PARTS = {HELD_OUT_3: HELD_OUT_3_FILES, HELD_OUT_4: HELD_OUT_4_FILES, HELD_OUT_5: HELD_OUT_5_FILES}
+HELD_OUT_6 = "held-out-6"
+"""Round 10 (2026-12-02, helper ``heldout6``): poisoned family ``n`` (``poisoned_held_out_6.json``), real
+tools of PyPI packages no earlier corpus used (``benign_real_7.json``) and written look-alikes
+(``benign_lookalikes_6.json``). Written without reading the scan's rules, lexicons or scorer; NEVER tuned
+on, and not part of ``all``."""
+HELD_OUT_6_FILES = {
+    "poisoned": "poisoned_held_out_6.json",
+    "real": "benign_real_7.json",
+    "written": "benign_lookalikes_6.json",
+}
+LOOKALIKES_6 = "lookalikes-held-out-6"
+"""The package of ``held-out-6``'s written look-alikes."""
+BLIND_PARTS = {
+    HELD_OUT_3: HELD_OUT_3_FILES,
+    HELD_OUT_4: HELD_OUT_4_FILES,
+    HELD_OUT_5: HELD_OUT_5_FILES,
+    HELD_OUT_6: HELD_OUT_6_FILES,
+}
 """The parts that live in files of their own and are never tuned on, with their files."""
 LOOKALIKES = "written"
 """The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
@@ -141,6 +159,11 @@ def _held_out_5_packages() -> frozenset[str]:
 
 
 @cache
+def _held_out_6_packages() -> frozenset[str]:
+    return frozenset(load(HELD_OUT_6_FILES["real"])["packages"])
+
+
+@cache
 def _tuning_7_packages() -> frozenset[str]:
     if not (CORPUS / TUNING_7_REAL).exists():
         return frozenset()
@@ -150,8 +173,8 @@ def _tuning_7_packages() -> frozenset[str]:
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
     (``tuning`` or ``tuning-2``); ``tuning-3`` to ``tuning-8`` for the written look-alikes;
-    ``held-out-3``, ``held-out-4`` and ``held-out-5`` for the packages and look-alikes of those parts. A
-    package's tools are never split."""
+    ``held-out-3`` to ``held-out-6`` for the packages and look-alikes of those parts. A package's tools are
+    never split."""
     if registry == LOOKALIKES:
         if package == LOOKALIKES_3:
             return HELD_OUT_3
@@ -159,6 +182,8 @@ def benign_split(registry: str, package: str) -> str:
             return HELD_OUT_4
         if package == LOOKALIKES_5:
             return HELD_OUT_5
+        if package == LOOKALIKES_6:
+            return HELD_OUT_6
         return {
             "lookalikes-2": TUNING_4,
             "lookalikes-3": TUNING_5,
@@ -172,6 +197,8 @@ def benign_split(registry: str, package: str) -> str:
         return HELD_OUT_4
     if f"{registry}:{package}" in _held_out_5_packages():
         return HELD_OUT_5
+    if f"{registry}:{package}" in _held_out_6_packages():
+        return HELD_OUT_6
     if f"{registry}:{package}" in _tuning_7_packages():
         return TUNING_7
     if f"{registry}:{package}" not in _seen_packages():
@@ -180,7 +207,7 @@ def benign_split(registry: str, package: str) -> str:
 
 
 def benign_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3`` to ``-5``), each
+    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3`` to ``-6``), each
     with its package and registry: the real ones, and the written look-alikes (split ``tuning-3``)."""
     if split == HELD_OUT_3:
         return held_out_3_benign("real") + held_out_3_benign("written")
@@ -188,6 +215,8 @@ def benign_tools(split: str = "all") -> list[dict[str, Any]]:
         return held_out_4_benign("real") + held_out_4_benign("written")
     if split == HELD_OUT_5:
         return held_out_5_benign("real") + held_out_5_benign("written")
+    if split == HELD_OUT_6:
+        return held_out_6_benign("real") + held_out_6_benign("written")
     tools: list[dict[str, Any]] = load("benign_real.json")["tools"] + load("benign_lookalikes.json")["tools"]
     if split in (TUNING_7, "all") and (CORPUS / TUNING_7_REAL).exists():
         tools = tools + load(TUNING_7_REAL)["tools"]
@@ -214,8 +243,14 @@ def held_out_5_benign(side: str) -> list[dict[str, Any]]:
     return tools
 
 
+def held_out_6_benign(side: str) -> list[dict[str, Any]]:
+    """The benign definitions of ``held-out-6``: ``real`` (listed from running servers) or ``written``."""
+    tools: list[dict[str, Any]] = load(HELD_OUT_6_FILES[side])["tools"]
+    return tools
+
+
 def poisoned_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3`` to ``-5``)."""
+    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3`` to ``-6``)."""
     if split in BLIND_PARTS:
         own: list[dict[str, Any]] = load(BLIND_PARTS[split]["poisoned"])["tools"]
         return own
@@ -340,6 +375,7 @@ def main() -> None:
             HELD_OUT_3,
             HELD_OUT_4,
             HELD_OUT_5,
+            HELD_OUT_6,
             TUNING,
             TUNING_2,
             TUNING_3,
