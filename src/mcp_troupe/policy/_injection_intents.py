@@ -28,6 +28,7 @@ from mcp_troupe.policy._injection_rules import (
     HIGH,
     LOW,
     WEAK,
+    _claim_checked_first,
     _names_a_secret_near,
     _Pattern,
     _tells_only_a_detail,
@@ -132,6 +133,7 @@ def _not_about_a_secret(text: str, match: re.Match[str]) -> bool:
         _CONDITION_NEGATED.match(match.group(0)) is None
         and not _names_a_secret_near(text, match)
         and not _tells_only_a_detail(text, match)
+        and not _claim_checked_first(text, match)
     )
 
 
