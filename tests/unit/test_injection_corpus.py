@@ -75,9 +75,9 @@ HELD_OUT_4_MAX_REAL_BLOCKED = 1
 # measured on the round-8 scan by its author (188/258 kept out, 17/1,991 real tools, 3 blocked) and once on
 # round 9's by the lead: 194/258 poisoned kept out (family m), 17/1,991 real tools kept out, 3 blocked.
 # Round 10 tuned on it (it is tuning-9 now), so these are IN-SAMPLE floors at what round 10 reached:
-# 255/258 poisoned kept out, 14/1,991 real tools withheld, none blocked. They say nothing about unseen text.
+# 255/258 poisoned kept out, 12/1,991 real tools withheld, none blocked. They say nothing about unseen text.
 HELD_OUT_5_MIN_KEPT_OUT = 255
-HELD_OUT_5_MAX_REAL_KEPT_OUT = 14
+HELD_OUT_5_MAX_REAL_KEPT_OUT = 12
 HELD_OUT_5_MAX_REAL_BLOCKED = 0
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000

@@ -146,6 +146,19 @@ _CONDITION_AFTER: Final = re.compile(
 )
 
 
+# Round 10: "Whether the alert policy is enabled (true) or disabled (false)": a setting described, not rules
+# declared off.
+_A_SWITCH: Final = re.compile(
+    r"\b(?:enabled|active|on)\b[^.\n]{0,30}?\bor\s+(?:disabled|off|paused|deactivated)\b|\bwhether\b",
+    re.IGNORECASE,
+)
+
+
+def _not_a_switch(text: str, match: re.Match[str]) -> bool:
+    """Not a setting's two states ("enabled or disabled", "whether ..."), read as rules declared off."""
+    return _A_SWITCH.search(text, max(0, match.start() - 60), match.end() + 10) is None
+
+
 def _not_a_silent_failure(text: str, match: re.Match[str]) -> bool:
     """Not "silently fails": something done unseen, not something that goes wrong unseen."""
     return _SILENT_FAILURE.match(match.group(0)) is None
@@ -559,6 +572,8 @@ MODEL_DIRECTIVE_INTENTS: Final[list[_Pattern]] = [
             window=45,
         ),
         LOW,
+        _not_a_switch,
+        None,
     ),
     # Run first, every time.
     (
