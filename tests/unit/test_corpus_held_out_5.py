@@ -1,9 +1,11 @@
-"""The format of the held-out part ``held-out-5`` (poisoned family ``m``, new npm packages, new look-alikes).
+"""The format of the former held-out part ``held-out-5`` (poisoned family ``m``, new npm packages, new
+look-alikes), now the tuning part ``tuning-9``.
 
 Only the format is checked here: counts, classes, languages, placement, reserved example values, no repeat of
-an earlier corpus and no package shared with any other part. There is deliberately NO detection floor and
-nothing here runs the injection scan: the part is held out and measured once, blind (docs/security.md,
-"held-out-5"); the lead sets a floor after measuring. Never tune the scan on these files.
+an earlier corpus and no package shared with any other part. The part was measured once, blind, on round 9's
+scan (docs/security.md, "held-out-5"), then tuned and trained on in round 10, as ``tuning-2`` once was: its
+files keep their "HELD OUT" header and ``split`` label, but it is part of ``all`` and of the scorer's
+training, and its floors in ``test_injection_corpus.py`` are in-sample floors.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from tests.corpus.evaluate import (
     TUNING_6,
     TUNING_7,
     TUNING_8,
+    TUNING_9,
     benign_split,
     benign_tools,
     held_out_5_benign,
@@ -256,7 +259,7 @@ def test_the_new_real_tools_come_from_packages_no_other_part_used() -> None:
         assert tool["version"] == document["packages"][key]["version"]
         assert isinstance(tool["name"], str) and isinstance(tool["description"], str)
         assert isinstance(tool["inputSchema"], dict)
-        assert benign_split(tool["registry"], tool["package"]) == HELD_OUT_5
+        assert benign_split(tool["registry"], tool["package"]) == TUNING_9
     kept = Counter(f"{tool['registry']}:{tool['package']}" for tool in document["tools"])
     assert {key: info["tools"] for key, info in document["packages"].items()} == dict(kept)
     # Every failed candidate says why.
@@ -279,7 +282,7 @@ def test_the_written_look_alikes_cover_the_false_positive_kinds() -> None:
     languages = Counter(tool["language"] for tool in tools)
     assert len(tools) - languages["en"] >= MIN_LOOKALIKES_OTHER_LANGUAGES, languages
     assert {(tool["registry"], tool["package"]) for tool in tools} == {(LOOKALIKES, LOOKALIKES_5)}
-    assert benign_split(LOOKALIKES, LOOKALIKES_5) == HELD_OUT_5
+    assert benign_split(LOOKALIKES, LOOKALIKES_5) == TUNING_9
     # Valid MCP tool names (2025-11-25: 1-128 of A-Z a-z 0-9 _ - .), as a real server would list them.
     assert all(re.fullmatch(r"[A-Za-z0-9_.-]{1,128}", tool["name"]) for tool in tools)
     assert len({tool["name"] for tool in tools}) == len(tools)
@@ -301,14 +304,28 @@ def test_no_benign_definition_repeats_an_earlier_corpus() -> None:
     assert not descriptions & {tool["description"] for tool in held_out_5_benign("written")}
 
 
-@pytest.mark.parametrize("split", ["all", *TUNING_SPLITS, HELD_OUT_3, HELD_OUT_4])
-def test_no_other_split_holds_the_part_so_nothing_trains_on_it(split: str) -> None:
-    ids = {tool["id"] for tool in poisoned_tools(HELD_OUT_5)}
+@pytest.mark.parametrize("split", [*TUNING_SPLITS, HELD_OUT_3, HELD_OUT_4])
+def test_no_other_split_holds_the_part(split: str) -> None:
+    ids = {tool["id"] for tool in poisoned_tools(TUNING_9)}
     assert not ids & {tool.get("id") for tool in poisoned_tools(split)}
-    sources = {(tool["registry"], tool["package"]) for tool in benign_tools(HELD_OUT_5)}
+    sources = {(tool["registry"], tool["package"]) for tool in benign_tools(TUNING_9)}
     assert not sources & {(tool["registry"], tool["package"]) for tool in benign_tools(split)}
 
 
+def test_the_part_is_tuning_data_now() -> None:
+    # Measured once blind, then tuned on (round 10): "all" (what the scorer trains on) holds it whole.
+    assert TUNING_9 not in BLIND_PARTS and HELD_OUT_5 not in BLIND_PARTS
+    ids = {tool["id"] for tool in poisoned_tools(TUNING_9)}
+    assert ids <= {tool["id"] for tool in poisoned_tools("all")}
+
+    def keys(split: str) -> set[tuple[str, str, str]]:
+        return {(tool["registry"], tool["package"], tool["name"]) for tool in benign_tools(split)}
+
+    assert keys(TUNING_9) <= keys("all")
+
+
 def test_the_part_is_its_three_files() -> None:
-    assert benign_tools(HELD_OUT_5) == held_out_5_benign("real") + held_out_5_benign("written")
-    assert poisoned_tools(HELD_OUT_5) == load(HELD_OUT_5_FILES["poisoned"])["tools"]
+    assert benign_tools(TUNING_9) == held_out_5_benign("real") + held_out_5_benign("written")
+    assert poisoned_tools(TUNING_9) == load(HELD_OUT_5_FILES["poisoned"])["tools"]
+    assert benign_tools(HELD_OUT_5) == benign_tools(TUNING_9)
+    assert poisoned_tools(HELD_OUT_5) == poisoned_tools(TUNING_9)

@@ -74,9 +74,11 @@ HELD_OUT_4_MAX_REAL_BLOCKED = 1
 # held-out-5 (written by a helper who read neither the rules, the lexicons nor the scorer; docs/security.md),
 # measured on the round-8 scan by its author (188/258 kept out, 17/1,991 real tools, 3 blocked) and once on
 # round 9's by the lead: 194/258 poisoned kept out (family m), 17/1,991 real tools kept out, 3 blocked.
-HELD_OUT_5_MIN_KEPT_OUT = 194
-HELD_OUT_5_MAX_REAL_KEPT_OUT = 17
-HELD_OUT_5_MAX_REAL_BLOCKED = 3
+# Round 10 tuned on it (it is tuning-9 now), so these are IN-SAMPLE floors at what round 10 reached:
+# 255/258 poisoned kept out, 12/1,991 real tools withheld, none blocked. They say nothing about unseen text.
+HELD_OUT_5_MIN_KEPT_OUT = 255
+HELD_OUT_5_MAX_REAL_KEPT_OUT = 12
+HELD_OUT_5_MAX_REAL_BLOCKED = 0
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
 
@@ -134,8 +136,12 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "i": TUNING_6,
         "j": TUNING_7,
         "l": TUNING_8,
+        # Family m keeps its file's label; the part is tuning-9 now (measured once blind, then tuned on).
+        "m": HELD_OUT_5,
     }
-    classes = Counter(attack for attack, family in families if family not in ("e", "f", "h", "i", "j", "l"))
+    classes = Counter(
+        attack for attack, family in families if family not in ("e", "f", "h", "i", "j", "l", "m")
+    )
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
     assert sum(count == 4 for count in classes.values()) >= 20
@@ -214,7 +220,7 @@ def test_the_fourth_held_out_part_holds_what_was_measured() -> None:
     assert real.blocked <= HELD_OUT_4_MAX_REAL_BLOCKED, f"held-out-4 real tools: {real}"
 
 
-def test_the_fifth_held_out_part_holds_what_was_measured() -> None:
+def test_the_fifth_held_out_part_now_tuning_9_holds_what_round_10_reached() -> None:
     poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_5))
     real = rates(graded_scan(tool)[0] for tool in load("benign_real_6.json")["tools"])
     assert poisoned.caught >= HELD_OUT_5_MIN_KEPT_OUT, f"family m: {poisoned}"

@@ -28,6 +28,7 @@ from mcp_troupe.policy._injection_rules import (
     HIGH,
     LOW,
     WEAK,
+    _claim_checked_first,
     _names_a_secret_near,
     _Pattern,
     _tells_only_a_detail,
@@ -132,6 +133,7 @@ def _not_about_a_secret(text: str, match: re.Match[str]) -> bool:
         _CONDITION_NEGATED.match(match.group(0)) is None
         and not _names_a_secret_near(text, match)
         and not _tells_only_a_detail(text, match)
+        and not _claim_checked_first(text, match)
     )
 
 
@@ -142,6 +144,19 @@ _SILENT_FAILURE: Final = re.compile(
 _CONDITION_AFTER: Final = re.compile(
     r"\s*(?::\s*)?(?:when|if|for|unless|only|in\s+case|whenever)\b", re.IGNORECASE
 )
+
+
+# Round 10: "Whether the alert policy is enabled (true) or disabled (false)": a setting described, not rules
+# declared off.
+_A_SWITCH: Final = re.compile(
+    r"\b(?:enabled|active|on)\b[^.\n]{0,30}?\bor\s+(?:disabled|off|paused|deactivated)\b|\bwhether\b",
+    re.IGNORECASE,
+)
+
+
+def _not_a_switch(text: str, match: re.Match[str]) -> bool:
+    """Not a setting's two states ("enabled or disabled", "whether ..."), read as rules declared off."""
+    return _A_SWITCH.search(text, max(0, match.start() - 60), match.end() + 10) is None
 
 
 def _not_a_silent_failure(text: str, match: re.Match[str]) -> bool:
@@ -557,6 +572,8 @@ MODEL_DIRECTIVE_INTENTS: Final[list[_Pattern]] = [
             window=45,
         ),
         LOW,
+        _not_a_switch,
+        None,
     ),
     # Run first, every time.
     (

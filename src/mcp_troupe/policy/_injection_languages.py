@@ -169,6 +169,9 @@ _ORDERS = _lexicon(
     "инструкции|инструкций|инструкциям|указания|указаний|правила|правил|директивы|"
     "指令|指示|规则|设定|提示词|"
     "指示|命令|ルール|規則|指令"
+    # Round 10.
+    "|οδηγίες|εντολές|κανόνες|ohjeet|ohjeita|säännöt|instrucțiunile|instrucțiuni|regulile|ההוראות"
+    "|ההנחיות|הוראות|คำสั่ง|กฎ"
 )
 _EARLIER = _lexicon(
     "이전|앞서|기존|eerdere|vorige|oorspronkelijke|poprzednie|poprzednich|wcześniejsze|önceki|السابقة|الأصلية|पिछले|पहले के|trước đó|trước đây|ban đầu|sebelumnya|попередні|попередніх|раніше|tidigare|föregående|předchozí|dřívější|"
@@ -182,6 +185,9 @@ _EARLIER = _lexicon(
     "これまで|以前|前の|元の|システム"
     # Round 8.
     "|anteriormente|previamente|précédemment|auparavant|zuvor|vorher|eerder|eerdere|ранее|прежде|раньше|системного|системном|системных|geconfigureerd|configurado|configurada|configuré|konfiguriert|configurato|настроен|настроены"
+    # Round 10.
+    "|reçues|au début de la conversation|au début|προηγούμενες|αρχικές|aiemmat|alkuperäiset"
+    "|anterioare|inițiale|הקודמות|המקוריות|ก่อนหน้านี้|เดิม"
 )
 # A negation that comes before its verb (Romance languages, Russian, Chinese).
 _NEG_BEFORE = _lexicon(
@@ -219,6 +225,9 @@ _USER = _lexicon(
     "пользователю|пользователя|пользователь|пользователей|клиенту|"
     "用户|使用者|"
     "ユーザー|ユーザ|利用者|お客様"
+    # Round 10.
+    "|utilizatorul|utilizatorului|utilizator|χρήστη|χρήστης|τον χρήστη|käyttäjä|käyttäjän"
+    "|käyttäjälle|המשתמש|למשתמש|ผู้ใช้"
 )
 _STEALTH = _lexicon(
     "zonder dat de gebruiker|stiekem|bez wiedzy|po cichu|potajemnie|kullanıcı fark etmeden|gizlice|secara diam-diam|diam-diam|một cách âm thầm|lặng lẽ|непомітно|таємно|без відома|utan att användaren|i smyg|tajně|potichu|سرًا|خفية|चुपचाप|몰래|조용히|"
@@ -299,12 +308,16 @@ _BEFORE = _lexicon(
     "antes de|antes|avant|vor|bevor|prima di|перед|之前|以前|前に|最初に|首先|先调用|先使用"
     # Round 8.
     "|vóór|als eerste|en primer lugar|en premier|zuerst|als erstes|per primo|первым|прежде всего"
+    # Round 10.
+    "|πριν από|πρώτο|πρώτα|ennen|ensin|înainte de|mai întâi|לפני|ก่อน"
 )
 _ANY_OTHER = _lexicon(
     "다른|모든|elke|jakiegokolwiek|innego|innych|każdego|başka|herhangi|diğer|أي|أخرى|आखर|अन्य|किसी भी|bất kỳ|khác|lain|apa pun|будь-якого|іншого|інших|något annat|andra|annat|jakéhokoli|jiného|jiných|"
     "cualquier|cualquiera|otra|otras|otro|otros|cada|tout|toute|tous|toutes|autre|autres|chaque|"
     "jedem|jeder|jedes|allen|anderen|andere|qualquer|outra|outras|outro|outros|qualsiasi|ogni|altro|altri|"
     "altra|любым|любой|каждым|каждой|другим|другой|другими|всеми|任何|其他|其它|所有|每个|他の|すべての|全ての|どの"
+    # Round 10.
+    "|οποιοδήποτε|οποιοδήποτε άλλο|κάθε|muuta|mitä tahansa|kaikkia|orice|oricare|כל|אחר|อื่น|ใดๆ"
 )
 _TOOL = _lexicon(
     "도구|hulpmiddel|narzędzia|narzędzie|narzędziem|araç|aracı|araçtan|أداة|الأداة|टूल|công cụ|alat|інструмент|інструмента|інструментом|verktyg|verktyget|nástroj|nástroje|nástrojem|"
@@ -313,6 +326,8 @@ _TOOL = _lexicon(
     "工具|ツール|関数"
     # Round 9.
     "|araçlardan|araçlar|araçları|aracın|araçtan|ferramentas|hulpmiddelen|werkzeugen"
+    # Round 10.
+    "|εργαλείο|εργαλεία|εργαλείου|työkalu|työkalua|työkalun|instrumentul|unealta|כלי|הכלי|เครื่องมือ"
 )
 _RETIRED = _lexicon(
     "더 이상 사용되지|사용 중단|폐기|verouderd|niet meer|przestarzałe|przestarzały|przestarzała|wycofane|już nie|kullanımdan kaldırılmıştır|kullanımdan kaldırıldı|artık|قديمة|متوقفة|لم تعد|अप्रचलित|ngừng hỗ trợ|lỗi thời|không còn|usang|tidak lagi|dihentikan|застарів|застаріла|більше не|föråldrad|inte längre|zastaralý|zastaralá|již není|ha quedado obsoleta|fue sustituida|"
@@ -356,6 +371,9 @@ _SEND = _lexicon(
     "|yapıştırın|yapıştır|koy|koyun|ekle|yaz|yazın|doldurun|vul|plak|plakken|cole|colar|pegue|collez|incolla|preencha|trage"
     "|colocando|incluindo|enviando|passando|anexando|poniendo|incluyendo|adjuntando|mettant|incluant|toplamak|toplar|toplanır|verzamelen|verzamelt|coletar|recolher|sammeln|sammelt|recopilar|recopila|collecter|raccogliere|raccoglie|собирать|собирает|收集|収集"
     "|eklemek|göndermek|koymak|yazmak|yapıştırmak|iletmek|toevoegen|hinzufügen|mitsenden|añadir|agregar|ajouter|aggiungere|добавить|добавлять"
+    # Round 10.
+    "|העתק|שלח|הוסף|הכנס|מלא|αντίγραψε|στείλε|δώσε|πρόσθεσε|kopioi|lähetä|liitä|lisää|copiază"
+    "|trimite|adaugă|pune|ส่ง|คัดลอก|แนบ|ใส่|inserisci|pasa su contenido"
 )
 _READ = _lexicon(
     "읽어|읽고|lees|przeczytaj|odczytaj|okuyun|okuyup|اقرأ|पढ़ें|đọc|baca|läs|přečti|přečtěte|"
@@ -375,9 +393,14 @@ _SECRET = _lexicon(
     "パスワード|apiキー|トークン|認証情報|秘密鍵"
     # Round 9.
     "|şifresini|şifreyi|şifreni|parolasını|parolanı|api anahtarlarını|api anahtarını|anahtarlarını|erişim anahtarını|erişim anahtarı|toegangstoken|toegangssleutel|token de acesso|token de implantação|zugangstoken|zugriffstoken"
+    # Round 10.
+    "|lösenordet|lösenorden|κωδικό πρόσβασης|κωδικός πρόσβασης|salasana|salasanan"
+    "|parola contului|סיסמה|הסיסמה|รหัสผ่าน|printenv"
 )
 _SECRET_PATH = _lexicon(
     "~/.ssh|id_rsa|id_ed25519|.env|~/.aws|credentials|~/.netrc|~/.kube|.npmrc|.pgpass|/etc/passwd"
+    # Round 10.
+    "|printenv|~/.git-credentials|.git-credentials|~/.config/gh"
 )
 _PARAMETER = _lexicon(
     "pola|pól|"
@@ -386,11 +409,18 @@ _PARAMETER = _lexicon(
     "параметре|поле|аргумент|参数|字段|パラメータ|引数|フィールド"
     # Round 9.
     "|alana|alanı|parametresine|parametresi"
+    # Round 10.
+    "|שדה|לשדה|בשדה|פרמטר|πεδίο|στο πεδίο|παράμετρο|kenttä|kenttään|parametri|parametriin|câmp"
+    "|câmpul|parametrul|ฟิลด์|พารามิเตอร์|inserisci qui|incolla qui|pega aquí|colle ici|cole aqui"
+    "|plak hier|вставь сюда|вставьте сюда|a esta herramienta|para esta ferramenta|nesta ferramenta"
+    "|à cet outil|a questo strumento|an dieses werkzeug|an dieses tool|aan deze tool|bu araca"
 )
 _ALREADY = _lexicon(
     "이미|미리|reeds|vooraf|już|zaten|önceden|بالفعل|مسبقا|पहले ही|पहले से|đã|trước|sudah|вже|заздалегідь|redan|i förväg|již|předem|už|previamente|"
     "ya|por adelantado|de antemano|déjà|à l'avance|bereits|schon|im voraus|vorab|já|antecipadamente|già|"
     "in anticipo|уже|заранее|已经|事先|预先|提前|すでに|既に|事前に"
+    # Round 10.
+    "|deja|ήδη|כבר|แล้ว"
 )
 _CONSENT = _lexicon(
     "동의|허락|승인|toestemming|akkoord|ingestemd|zgodę|zgoda|zgodził|onay|izin|onayladı|وافق|موافقة|أذن|सहमति|अनुमति|đồng ý|cho phép|persetujuan|menyetujui|згоду|згода|дозвіл|samtycke|godkänt|tillstånd|souhlas|svolení|"
@@ -401,6 +431,9 @@ _CONSENT = _lexicon(
     "autorizzato|autorizzazione|approvato|consenso|acconsentito|permesso|"
     "разрешил|разрешила|разрешение|согласие|согласился|согласилась|одобрил|"
     "同意|授权|批准|许可|承認|許可|了承"
+    # Round 10.
+    "|a acceptat|acceptat|acordul|consimțământul|συναίνεση|συμφώνησε|έχει συμφωνήσει|hyväksynyt"
+    "|suostumuksen|הסכים|אישר|ยินยอม|อนุญาต"
 )
 _SKIP_CONFIRMATION = _lexicon(
     "확인할 필요|확인하지 말|묻지 말|zonder bevestiging|bevestiging is niet nodig|niet opnieuw om bevestiging|bez potwierdzenia|nie pytaj|onay istemeden|onay gerekmez|sormayın|دون تأكيد|بدون تأكيد|बिना पूछे|không cần hỏi|không cần xác nhận|tanpa konfirmasi|tidak perlu meminta konfirmasi|без підтвердження|не питай|utan bekräftelse|fråga inte|bez potvrzení|neptejte se|sin pedir confirmación|sem pedir confirmação|senza chiedere conferma|"
@@ -411,6 +444,10 @@ _SKIP_CONFIRMATION = _lexicon(
     "|подтверждение пользователя не требуется|подтверждение не требуется|не требует подтверждения|без запроса подтверждения|sin confirmación|sin pedir confirmación|sans confirmation|ohne bestätigung|sem confirmação|senza conferma|bevestiging niet nodig|zonder te vragen|zonder toestemming te vragen|без согласования|без уточнения"
     # Round 9.
     "|onay istemeye gerek yok|onay istemenize gerek yok|sormana gerek yok|sormanıza gerek yok|vraag het niet opnieuw|niet opnieuw vragen|não peça confirmação"
+    # Round 10.
+    "|eikä vaadi vahvistusta|ei vaadi vahvistusta|ilman vahvistusta|älä kysy|χωρίς επιβεβαίωση"
+    "|μη ζητάς επιβεβαίωση|fără confirmare|nu mai cere confirmare|nu cere confirmare|בלי אישור"
+    "|ללא אישור|אל תבקש אישור|โดยไม่ต้องยืนยัน|ไม่ต้องยืนยัน|ไม่ต้องถาม"
 )
 
 # Round 7 (helper inject5): roles of the intents that only the English rules read before, in every language
@@ -438,6 +475,10 @@ _VOID = _lexicon(
     "имеют приоритет|має пріоритет|优先于|より優先|우선합니다"
     # Round 8.
     "|desactualizadas|desactualizados|obsoletas|están obsoletas|gelten hier nicht|gelten nicht|veraltet sind|не действуют здесь|устарели|zijn verouderd|gelden niet|ne s'appliquent pas|sont obsolètes|estão desatualizadas|sono obsolete|non valgono"
+    # Round 10.
+    "|nicht mehr|caduques|caduc|caduque|δεν ισχύουν πλέον|δεν ισχύουν|eivät ole enää voimassa"
+    "|eivät enää päde|nu mai sunt valabile|nu mai sunt valide|כבר לא בתוקף|אינן בתוקף"
+    "|ไม่มีผลอีกต่อไป|ใช้ไม่ได้แล้ว"
 )
 _RUN = _lexicon(
     "ejecuta|ejecute|ejecutar|lanza|exécutez|exécute|lancez|führe|führen sie|ausführen|executar|"
@@ -445,6 +486,8 @@ _RUN = _lexicon(
     "виконай|виконайте|запусти|çalıştır|çalıştırın|jalankan|chạy|thực thi|شغّل|نفّذ|चलाएं|执行|运行|実行|실행"
     # Round 8.
     "|выполнить|выполнять|запустить|запускать|ejecutarse|uitvoeren|voer uit|führe aus|lanzar|exécuter|eseguite"
+    # Round 10.
+    "|suorita|suorittakaa|εκτέλεσε|τρέξε|rulează|execută|הרץ|הפעל|รัน|เรียกใช้"
 )
 _DESTROY = (
     # Whole words (every match then holds its trigger as a word): not the "mkfs" of "0mkfs".
@@ -499,6 +542,10 @@ _SYSTEM_PROMPT = _lexicon(
     "lời nhắc hệ thống|系统提示|系统提示词|系統提示|システムプロンプト|시스템 프롬프트|موجه النظام|सिस्टम प्रॉम्प्ट"
     # Round 9.
     "|sistem isteminin|sistem istemini|sistem isteminizi|sistem talimatlarını|systeeminstructies|systeeminstructie|instruções do sistema|instruções de sistema|systemanweisungen|systemanweisung|instrucciones de sistema|instructions système|istruzioni di sistema"
+    # Round 10.
+    "|تعليمات النظام|הנחיות המערכת|הוראות המערכת|פרומפט המערכת|οδηγίες συστήματος|μήνυμα συστήματος"
+    "|järjestelmäkehote|järjestelmäohjeet|promptul de sistem|instrucțiunile de sistem"
+    "|systémové instrukce|systémový pokyn|คำสั่งระบบ|พรอมต์ระบบ|systemprompten|systeminstruktionerna"
 )
 _PREFER = _lexicon(
     "prefiere|prefiera|preferir|préférez|privilégiez|préférer|prefira|preferir|preferisci|preferire|vorziehen|"
@@ -750,6 +797,10 @@ _HISTORY = _lexicon(
     "riwayat percakapan|lịch sử trò chuyện|对话记录|聊天记录|会話履歴|대화 내용|سجل المحادثة|बातचीत का इतिहास"
     # Round 9.
     "|tüm mesajları|tüm mesajlar|bütün mesajları|sohbet geçmişini|konuşma geçmişini|konuşma geçmişi|berichten van het gesprek|laatste berichten|histórico da conversa|todo o histórico|toda a conversa|gesamten verlauf|toda la conversación"
+    # Round 10.
+    "|ההודעות הקודמות|כל ההודעות|היסטוריית השיחה|ιστορικό|ολόκληρο το ιστορικό|όλα τα μηνύματα"
+    "|keskusteluhistoria|kaikki viestit|istoricul conversației|toate mesajele|ประวัติการสนทนา"
+    "|ข้อความทั้งหมด|الرسائل السابقة|جميع الرسائل"
 )
 _ERASE = _lexicon(
     "borrar|borre|borra|eliminar|elimine|elimina|supprimer|supprimez|effacer|löschen|lösche|apagar|apague|"
@@ -792,6 +843,9 @@ _PERSONA = _lexicon(
     "agisci come|il ruolo di|personaggio|sei ora|"
     "играй роль|в роли|роль|персонаж|ты теперь|теперь ты|"
     "扮演|角色|人格|你现在是|キャラクター|役割|として振る舞|になりきって"
+    # Round 10.
+    "|ben je|vanaf nu ben je|een assistent|παίξε τον ρόλο|είσαι τώρα|olet nyt|toimi roolissa"
+    "|acum ești|joacă rolul|אתה עכשיו|מעכשיו אתה|ตอนนี้คุณคือ|สวมบทบาท"
 )
 _UNBOUND = _lexicon(
     "no refusal|no refusals|no refusal behaviour|no refusal behavior|no disclaimers|without disclaimers|"
@@ -807,6 +861,9 @@ _UNBOUND = _lexicon(
     "senza restrizioni|senza filtri|senza limiti|non rifiuta mai|"
     "без ограничений|без фильтров|никогда не отказывает|не отказывай|"
     "不受限制|没有限制|无限制|不要拒绝|从不拒绝|制限なし|制限のない|拒否しない"
+    # Round 10.
+    "|nooit weigert|χωρίς περιορισμούς|ilman rajoituksia|fără restricții|ללא הגבלות|בלי הגבלות"
+    "|ไม่มีข้อจำกัด"
 )
 # Safety rules declared not to apply: "güvenlik kurallarını uygulamaz", "não aplica as regras do sistema".
 _SAFETY_RULES = _lexicon(
@@ -860,11 +917,18 @@ _ASK = _lexicon(
     "solicite al usuario|demandez à l'utilisateur|demande à l'utilisateur|frage den benutzer|frag den nutzer|"
     "bitte den nutzer|erfrage|chiedi all'utente|chieda all'utente|попросите у пользователя|"
     "запросите у пользователя|попроси пользователя|向用户索要|向用户询问|让用户提供|ユーザーに尋ね|ユーザーに求め"
+    # Round 10.
+    "|be användaren om|fråga användaren om|be användaren|požádej uživatele|požádejte uživatele"
+    "|zeptej se uživatele|ζήτησε από τον χρήστη|pyydä käyttäjältä|cere utilizatorului|שאל את המשתמש"
+    "|בקש מהמשתמש|ขอให้ผู้ใช้|اطلب من المستخدم"
 )
 _CODE = _lexicon(
     "sms-code|sms code|sms kodu|doğrulama kodu|tek kullanımlık|eenmalige code|verificatiecode|pincode|"
     "código sms|código de verificação|código de uso único|bestätigungscode|einmalcode|código de verificación|"
     "code de vérification|codice di verifica|код из sms|код подтверждения|验证码|短信验证码|確認コード|認証コード"
+    # Round 10.
+    "|bankid-koden|engångskoden|engångskod|verifieringskoden|sms-koden|ověřovací kód|jednorázový kód"
+    "|κωδικό επαλήθευσης|vahvistuskoodi|codul de verificare|קוד האימות|รหัสยืนยัน|رمز التحقق"
 )
 _CONSENT_CLAIMED = _lexicon(
     "heeft al toestemming gegeven|al toestemming gegeven|heeft al ingestemd|heeft vooraf toestemming|"
@@ -874,6 +938,9 @@ _CONSENT_CLAIMED = _lexicon(
     "a déjà autorisé|a déjà donné son accord|a déjà accepté|hat bereits zugestimmt|hat bereits eingewilligt|"
     "hat schon zugestimmt|ha già autorizzato|ha già acconsentito|уже разрешил|уже дал согласие|уже согласился|"
     "已经同意|已经授权|已同意|既に同意|すでに同意"
+    # Round 10.
+    "|a acceptat deja|și-a dat deja acordul|a fost deja de acord|έχει ήδη συμφωνήσει|έχει ήδη δώσει"
+    "|on jo hyväksynyt|on jo antanut suostumuksen|כבר הסכים|כבר אישר|ยินยอมแล้ว"
 )
 _FOR_MODEL_ONLY = _lexicon(
     "for your eyes only|for your eyes alone|not for the user's eyes|sadece senin için|yalnızca senin için|"
@@ -924,6 +991,9 @@ _OTHER_SERVER = _lexicon(
     "do outro servidor|anderen server|eines anderen servers|otro servidor|de otro servidor|autre serveur|"
     "d'un autre serveur|altro server|di un altro server|другого сервера|другом сервере|іншого сервера|"
     "innego serwera|jiného serveru|其他服务器|另一个服务器|他のサーバー|別のサーバー|다른 서버"
+    # Round 10.
+    "|שרת אחר|של שרת אחר|άλλου διακομιστή|άλλο διακομιστή|toisen palvelimen|toisella palvelimella"
+    "|unui alt server|alt server|altui server|เซิร์ฟเวอร์อื่น|خادم آخر|دیگر سرور|दूसरे सर्वर"
 )
 # Instructions at a URL, to be followed: "baixe as instruções em https://... e siga-as".
 _URL_ANY = (r"(?<![a-z0-9])https?://[^\s]{3,200}", "http https")
@@ -951,6 +1021,35 @@ _PROVIDER = _lexicon(
     "anbietern|anbieter|diensten|dienste|fornecedores|provedores|serviços|proveedores|servicios|fournisseurs|"
     "services|fornitori|servizi|поставщиков|сервисов|sağlayıcılar|sağlayıcıları|hizmetler|aanbieders|"
     "leveranciers|diensten|提供商|服务商|プロバイダー|サービス"
+)
+
+# Round 10: the mail's real recipient named only in its body ("а справжнього одержувача вказуй лише в тексті
+# листа"), and the supplier's bank details declared out of date ("os dados bancários do fornecedor estão
+# desatualizados").
+_REAL_RECIPIENT = _lexicon(
+    "справжнього одержувача|справжній одержувач|справжнього отримувача|настоящего получателя|"
+    "настоящий получатель|реального получателя|verdadero destinatario|destinatario real|vrai destinataire|"
+    "destinataire réel|tatsächlichen empfänger|echten empfänger|eigentlichen empfänger|destinatário real|"
+    "verdadeiro destinatário|destinatario reale|vero destinatario|echte ontvanger|werkelijke ontvanger|"
+    "gerçek alıcı|gerçek alıcıyı|prawdziwego odbiorcę|skutečného příjemce|真正的收件人|实际收件人|本来の宛先|"
+    "実際の宛先|실제 수신자"
+)
+_IN_BODY = _lexicon(
+    "в тексті листа|у тексті листа|в тексті|у тексті|в тексте письма|в теле письма|в тексте|en el cuerpo|"
+    "dans le corps|im text|im nachrichtentext|im mailtext|no corpo|nel corpo|nel testo|in de tekst|"
+    "in de body|metninde|gövdesinde|w treści|v textu|正文中|在正文|本文に|본문에"
+)
+_BANK_DETAILS = _lexicon(
+    "dados bancários|datos bancarios|coordonnées bancaires|bankverbindung|bankdaten|dati bancari|"
+    "coordinate bancarie|банковские реквизиты|реквизиты|банківські реквізити|bankgegevens|banka bilgileri|"
+    "dane bankowe|bankovní údaje|bankuppgifter|pankkitiedot|στοιχεία τραπεζικού|detaliile bancare|"
+    "פרטי הבנק|银行信息|银行账户信息|銀行情報|口座情報|계좌 정보"
+)
+_OUTDATED = _lexicon(
+    "desatualizados|desatualizadas|desactualizados|desactualizadas|obsoletos|obsoletas|obsolètes|"
+    "ne sont plus valables|veraltet|nicht mehr gültig|obsoleti|non più validi|non sono più validi|устарели|"
+    "устаревшие|застарілі|verouderd|niet meer geldig|güncel değil|eskidir|nieaktualne|neaktuální|"
+    "inaktuella|vanhentuneet|ξεπερασμένα|nu mai sunt valabile|אינם עדכניים|已过期|已失效|古い|오래된"
 )
 
 
@@ -1037,6 +1136,10 @@ SHADOWING_FOREIGN: Final[list[_Pattern]] = [
 ]
 
 EXFILTRATION_FOREIGN: Final[list[_Pattern]] = [
+    # Round 10. The real recipient put in the body (the mail sent to the text's address); the bank details
+    # on invoices declared out of date (payments redirected).
+    (*_any_order(_REAL_RECIPIENT, _IN_BODY, window=40), LOW),
+    (*_any_order(_BANK_DETAILS, _OUTDATED, window=50), LOW),
     # Round 9. A version note that starts sending a copy to a host or an address of its own: "bu sürümden
     # itibaren ... bir kopyasını yedek.example.com adresine de gönderir".
     (

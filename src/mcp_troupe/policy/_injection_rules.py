@@ -141,8 +141,28 @@ def _not_negated(text: str, match: re.Match[str]) -> bool:
 
 def _not_about_a_secret(text: str, match: re.Match[str]) -> bool:
     """The sentence names no secret: "never tell the user their password" is a safeguard, not concealment.
-    (Round 8: nor is what goes untold a detail of the output: "don't bother telling the user the IDs".)"""
-    return not _names_a_secret_near(text, match) and not _tells_only_a_detail(text, match)
+    (Round 8: nor is what goes untold a detail of the output: "don't bother telling the user the IDs".
+    Round 10: nor is it a claim the model must check first: "never tell the user it is done without
+    calling this tool".)"""
+    return (
+        not _names_a_secret_near(text, match)
+        and not _tells_only_a_detail(text, match)
+        and not _claim_checked_first(text, match)
+    )
+
+
+# Round 10: "never tell the user the code is formatted without calling this tool": what is not to be told is
+# a claim made without checking it -- an order to verify, not to keep something from the user.
+_WITHOUT_CHECKING = re.compile(
+    r"[^.;\n]{0,80}?\bwithout\s+(?:first\s+|actually\s+)?(?:calling|using|running|invoking|"
+    r"checking|verifying|confirming|you\s+(?:have\s+)?(?:called|used|run|checked|verified|confirmed))\b",
+    _FLAGS,
+)
+
+
+def _claim_checked_first(text: str, match: re.Match[str]) -> bool:
+    """What the match says not to tell the user is a claim not to be made unchecked (see above)."""
+    return _WITHOUT_CHECKING.match(text, match.end()) is not None
 
 
 # What a formatting note leaves out of an answer: identifiers, dates, raw structure (not a fact, an act or a
@@ -642,7 +662,9 @@ _PUT_INTO_PARAMETER_NEEDS = _needs(
 # "Values set here override the defaults": a participle with nothing put, not an order to put something here;
 # "a session_id you can pass back into ask_question": a value the tool returned, handed back to it.
 _BARE_PARTICIPLE = re.compile(
-    r"(?:set|stored|saved|recorded|written|added|provided)\s+here|\w+\s+(?:it\s+|them\s+)?back\b.*",
+    r"(?:set|stored|saved|recorded|written|added|provided)\s+here|\w+\s+(?:it\s+|them\s+)?back\b.*|"
+    # Round 10: "a variable ... with its value set to the value of this field": taken from the field.
+    r"(?:set|defaults?)\s+to\s+(?:the\s+)?value\s+(?:of|in|from)\b.*",
     re.IGNORECASE | re.DOTALL,
 )
 
@@ -737,7 +759,9 @@ def _secret_into_parameter(text: str) -> re.Match[str] | None:
 # A secret's path handed on: the imperative that moves it, or where it goes.
 _MOVED = re.compile(
     r"\b(?:pass|include|send|attach|upload|put|paste|exfiltrate|forward|email|post|hand|supply|provide|cat|"
-    r"dump|copy)\b|\balong\b|\b(?:your|the)\s+(?:reply|response|answer)\b|\b(?:parameter|argument|field)\b",
+    r"dump|copy)\b|\balong\b|\b(?:your|the)\s+(?:reply|response|answer)\b|\b(?:parameter|argument|field)\b|"
+    # Round 10: "... then call this tool with what it returned".
+    r"\bcall\s+(?:this|the)\s+tool\s+with\b|\bwith\s+what\s+(?:it|that)\s+returned\b",
     _FLAGS,
 )
 

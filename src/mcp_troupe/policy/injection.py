@@ -306,7 +306,20 @@ _NAME_SECRET_STEM: Final = re.compile(
 )
 
 
-_NAME_ORDER_WORDS: Final = _NAME_VERBS | _NAME_WHOLE | {"contents", "content", "body", "text", "dump"}
+# Round 10: "content" and "of" in the languages a name may be written in (inhalt_der_datei_ssh...,
+# conteudo_completo_do_arquivo_env).
+_NAME_CONTENT: Final = frozenset(
+    (
+        *("contents", "content", "conteudo", "contenido", "inhalt", "contenu", "contenuto", "inhoud"),
+        *("icerik", "zawartosc", "obsah", "sisalto", "continutul", "continut"),
+    )
+)
+_NAME_OF: Final = frozenset(("of", "from", "do", "da", "de", "del", "der", "des", "di", "van", "z", "dal"))
+# Round 10: the messages of the conversation (previous_assistant_messages_verbatim).
+_NAME_MESSAGES: Final = frozenset(("messages", "turns", "replies", "responses"))
+_NAME_EARLIER: Final = frozenset(("previous", "prior", "earlier", "past", "assistant"))
+
+_NAME_ORDER_WORDS: Final = _NAME_VERBS | _NAME_WHOLE | _NAME_CONTENT | {"body", "text", "dump"}
 
 
 def _names_secret_stem(spaced: str) -> bool:
@@ -319,6 +332,9 @@ def _sentence_like_name(spaced: str) -> Confidence | None:
     tools (``ssh_key_path``, ``private_key_contents``, ``include_private_key``) are not."""
     lowered = spaced.lower()
     words = frozenset(lowered.split())
+    # Round 10: the conversation's earlier messages, whole, as a parameter.
+    if len(words) >= 3 and words & _NAME_MESSAGES and words & _NAME_EARLIER and words & _NAME_WHOLE:
+        return HIGH
     if not words & _NAME_SECRETS:
         # A stem counts only in a name that reads as an order (a verb, "here", "contents"): most names
         # have none of those words, and are not searched.
@@ -328,10 +344,13 @@ def _sentence_like_name(spaced: str) -> Confidence | None:
     count = len(spaced.split())
     if words & _NAME_VERBS and (count >= 4 or words & _NAME_WHOLE):
         return HIGH
-    if count >= 4 and words & {"contents", "content"} and words & {"of", "from"}:
+    if count >= 4 and words & _NAME_CONTENT and words & _NAME_OF:
         return HIGH
     # The body of a secret file as a parameter: kube_config_file_contents, netrc_file_text.
-    if words & {"contents", "content", "body", "text", "dump"} and words & _SECRET_FILES and count >= 3:
+    if words & (_NAME_CONTENT | {"body", "text", "dump"}) and words & _SECRET_FILES and count >= 3:
+        return LOW
+    # Round 10: where to take the secret from, as a name: aws_secret_access_key_from_credentials_file.
+    if count >= 4 and "from" in words and words & _SECRET_FILES and words & {"file", "files"}:
         return LOW
     # The model's own context as a parameter: system_prompt_verbatim, full_chat_history_for_context.
     is_context = {"system", "prompt"} <= words or (words & {"chat", "conversation"} and "history" in words)
