@@ -30,6 +30,7 @@ from tests.corpus.evaluate import (
     HELD_OUT_3,
     HELD_OUT_4,
     HELD_OUT_5,
+    HELD_OUT_6,
     TUNING,
     TUNING_2,
     TUNING_3,
@@ -79,6 +80,12 @@ HELD_OUT_4_MAX_REAL_BLOCKED = 1
 HELD_OUT_5_MIN_KEPT_OUT = 255
 HELD_OUT_5_MAX_REAL_KEPT_OUT = 12
 HELD_OUT_5_MAX_REAL_BLOCKED = 0
+# held-out-6 (written blind by another helper, PyPI real tools; docs/security.md), measured on the round-9
+# scan by its author (190/244 kept out, 14/2,375 real tools, none blocked) and once on round 10's by the lead:
+# 196/244 poisoned kept out (family n), 14/2,375 real tools kept out, none blocked.
+HELD_OUT_6_MIN_KEPT_OUT = 196
+HELD_OUT_6_MAX_REAL_KEPT_OUT = 14
+HELD_OUT_6_MAX_REAL_BLOCKED = 0
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
 
@@ -226,6 +233,14 @@ def test_the_fifth_held_out_part_now_tuning_9_holds_what_round_10_reached() -> N
     assert poisoned.caught >= HELD_OUT_5_MIN_KEPT_OUT, f"family m: {poisoned}"
     assert real.caught <= HELD_OUT_5_MAX_REAL_KEPT_OUT, f"held-out-5 real tools: {real}"
     assert real.blocked <= HELD_OUT_5_MAX_REAL_BLOCKED, f"held-out-5 real tools: {real}"
+
+
+def test_the_sixth_held_out_part_holds_what_was_measured() -> None:
+    poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_6))
+    real = rates(graded_scan(tool)[0] for tool in load("benign_real_7.json")["tools"])
+    assert poisoned.caught >= HELD_OUT_6_MIN_KEPT_OUT, f"family n: {poisoned}"
+    assert real.caught <= HELD_OUT_6_MAX_REAL_KEPT_OUT, f"held-out-6 real tools: {real}"
+    assert real.blocked <= HELD_OUT_6_MAX_REAL_BLOCKED, f"held-out-6 real tools: {real}"
 
 
 # The learned scorer's threshold lets at most 0.5 % of the real benign tuning tools through, by
