@@ -556,6 +556,12 @@ def roots_result(roots: Iterable[object]) -> dict[str, Any]:
     spec: client/roots — "The URI identifying the root. This *must* start with file:// for now." Raises
     :class:`ValueError` naming the bad entry.
     """
+    if isinstance(roots, str | bytes | Path | Mapping) or not isinstance(roots, Iterable):
+        # A single path is iterable too, by its characters: each would become a root of its own.
+        raise ValueError(
+            f"roots must be a list of paths, file:// URIs or {{'uri', 'name'}} mappings, got "
+            f"{type(roots).__name__} (one root goes in a list: [{roots!r:.60}])"
+        )
     entries: list[dict[str, Any]] = []
     for index, root in enumerate(roots):
         name: object = None
