@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
-from mcp_troupe import Troupe, TroupeConfig, parse_config
+from mcp_troupe import Troupe, TroupeConfig, adapters, parse_config
 from mcp_troupe.errors import TroupeClosed
+from mcp_troupe.types import ToolResult, ToolSpec
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -252,3 +253,91 @@ def test_a_huge_configured_timeout_still_lets_the_caller_wait() -> None:
         assert troupe.wait_ready(timeout=30)
         assert troupe.call(ECHO, {"text": "waited"}).text == "waited"
         assert troupe.call(ECHO, {"text": "waited"}).text == "waited"  # (the second goes through the lane)
+
+
+# ---- the adapters ------------------------------------------------------------------------------------------
+
+SPEC = ToolSpec(
+    name="mcp__s__t",
+    original_name="t",
+    server="s",
+    description="d",
+    input_schema={"type": "object", "properties": {"x": {"type": "string"}}},
+)
+BUILDERS = [adapters.openai_tools, adapters.anthropic_tools, adapters.gemini_tools]
+
+
+@pytest.mark.parametrize("build", BUILDERS, ids=lambda build: build.__name__)
+@pytest.mark.parametrize(
+    ("specs", "message"),
+    [
+        (None, "built from a list of ToolSpec (troupe.tools()), got NoneType"),
+        ("mcp__s__t", "got str"),
+        (SPEC, "got ToolSpec"),  # one spec, not in a list
+        # Before: AttributeError: 'dict' object has no attribute 'is_quarantined'.
+        ([SPEC, {"name": "x"}], "built from ToolSpecs (troupe.tools()); item 1 is a dict"),
+    ],
+    ids=["none", "str", "one-spec", "dict-item"],
+)
+def test_a_tool_list_is_built_from_tool_specs_only(build: Any, specs: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=re.escape(message)):
+        build(specs)
+    assert len(build([SPEC])) == 1  # and a good list still builds
+
+
+def test_the_adapters_lookups_refuse_an_unknown_provider_and_arguments_that_are_not_a_mapping() -> None:
+    tools = adapters.openai_tools([SPEC])
+    # Before: an unknown provider answered every name unchanged, as if nothing had been renamed.
+    with pytest.raises(ValueError, match="provider must be 'openai', 'anthropic' or 'gemini', not 'opeani'"):
+        adapters.troupe_name("opeani", "mcp__s__t")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="provider must be"):
+        adapters.arguments_for("claude", "mcp__s__t", {})  # type: ignore[arg-type]
+    # Before: dict() of the model's JSON text: "dictionary update sequence element #0 has length 1".
+    for lookup in (
+        lambda: adapters.arguments_for("openai", "mcp__s__t", '{"x": "1"}'),  # type: ignore[arg-type]
+        lambda: tools.arguments_for("mcp__s__t", '{"x": "1"}'),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(
+            TypeError, match=re.escape("must be a mapping or None, got str (the model's JSON")
+        ):
+            lookup()
+    assert adapters.arguments_for("openai", "mcp__s__t", {"x": "1"}) == {"x": "1"}
+
+
+RESULT = ToolResult(text="ok")
+
+
+@pytest.mark.parametrize(
+    ("render", "message"),
+    [
+        (
+            lambda: adapters.openai_tool_message("id", "ok"),
+            "openai_tool_message: result must be the ToolResult",
+        ),
+        (
+            lambda: adapters.openai_tool_message(5, RESULT),
+            "the tool call's id (or name) must be a string, got int",
+        ),
+        (
+            lambda: adapters.anthropic_tool_result("id", {"text": "x"}),
+            "result must be the ToolResult of troupe",
+        ),
+        (lambda: adapters.gemini_function_response(None, RESULT), "must be a string, got NoneType"),
+        (
+            lambda: adapters.gemini_function_response("f", RESULT, call_id=5),
+            "call_id must be a string or None",
+        ),
+    ],
+    ids=[
+        "openai-str-result",
+        "openai-int-id",
+        "anthropic-dict-result",
+        "gemini-no-name",
+        "gemini-int-call-id",
+    ],
+)
+def test_a_tool_result_is_rendered_from_a_tool_result_only(render: Callable[[], Any], message: str) -> None:
+    # Before: AttributeError: 'str' object has no attribute 'is_error' (or 'text').
+    with pytest.raises(TypeError, match=re.escape(message)):
+        render()
+    assert adapters.anthropic_tool_result("id", RESULT)["content"] == [{"type": "text", "text": "ok"}]
