@@ -12,6 +12,7 @@ nothing would ever serve, and ``start()`` after ``stop()`` returned the stopped 
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -19,8 +20,9 @@ from typing import Any
 
 import pytest
 
-from mcp_troupe import Troupe, TroupeConfig, adapters, parse_config
-from mcp_troupe.errors import TroupeClosed
+from mcp_troupe import Troupe, TroupeConfig, adapters, load_config, parse_config
+from mcp_troupe.config import ServerConfig, stdio_server
+from mcp_troupe.errors import ConfigError, TroupeClosed
 from mcp_troupe.types import ToolResult, ToolSpec
 
 pytestmark = pytest.mark.timeout(60)
@@ -341,3 +343,73 @@ def test_a_tool_result_is_rendered_from_a_tool_result_only(render: Callable[[], 
     with pytest.raises(TypeError, match=re.escape(message)):
         render()
     assert adapters.anthropic_tool_result("id", RESULT)["content"] == [{"type": "text", "text": "ok"}]
+
+
+# ---- building a configuration in code --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "message"),
+    [
+        # Before: TypeError from the name's regular expression ("expected string or bytes-like object").
+        (lambda: stdio_server(5, "python"), ConfigError, "name: expected a string, got integer 5"),
+        (lambda: stdio_server("s", ["python", "-m", "x"]), ConfigError, "command: expected a string"),
+        (
+            lambda: stdio_server("s", "python", "-m", 5),
+            ConfigError,
+            "args[1]: expected a string, got integer 5",
+        ),
+        (
+            lambda: stdio_server("s", "python", env={"A": 1}),
+            ConfigError,
+            "env: expected a mapping of strings",
+        ),
+        (
+            lambda: load_config({"tools": {}}),
+            TypeError,
+            "needs the path of a YAML file, got dict (data already",
+        ),
+        (lambda: load_config(None), TypeError, "load_config() needs the path of a YAML file, got NoneType"),
+        (
+            lambda: ServerConfig(name="s", command="x", args="-v"),
+            TypeError,
+            "args= must be a list of strings",
+        ),
+        (lambda: ServerConfig(name="s", command="x", timeout="5"), ValueError, "timeout must be a number"),
+        (
+            lambda: ServerConfig(name="s", command="x", timeout=math.nan),
+            ValueError,
+            "server 's': timeout must",
+        ),
+        (
+            lambda: ServerConfig(name="s", command="x", connect_timeout=0),
+            ValueError,
+            "connect_timeout must be",
+        ),
+        (
+            lambda: TroupeConfig(servers={"s": {"command": "x"}}),
+            TypeError,
+            "servers['s'] must be a ServerConfig",
+        ),
+        (lambda: TroupeConfig(servers=[stdio_server("s", "x")]), TypeError, "servers= must map names to"),
+    ],
+    ids=[
+        "stdio-name-int",
+        "stdio-command-list",
+        "stdio-arg-int",
+        "stdio-env-int",
+        "load-dict",
+        "load-none",
+        "server-args-str",
+        "server-timeout-str",
+        "server-timeout-nan",
+        "server-connect-zero",
+        "troupe-server-dict",
+        "troupe-servers-list",
+    ],
+)
+def test_a_configuration_built_in_code_is_checked_as_it_is_built(
+    build: Callable[[], Any], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        build()
