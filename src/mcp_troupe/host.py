@@ -438,7 +438,9 @@ class Host:
         try:
             return cb.check_elicit_result(answer, shape.requested_schema)
         except ValueError as exc:
-            log.warning("server %s: the elicitation handler's answer was refused: %s", server, exc)
+            log.warning(
+                "server %s%s: the elicitation handler's answer was refused: %s", server, cb.SERVING.get(), exc
+            )
             # The server gets an error rather than content that does not match what it asked for.
             raise CallbackError(
                 jsonrpc.INTERNAL_ERROR, f"the client's answer did not match the form: {exc}"
@@ -494,7 +496,9 @@ class Host:
         try:
             return cb.check_create_message_result(answer)
         except ValueError as exc:
-            log.warning("server %s: the sampling handler's answer was refused: %s", server, exc)
+            log.warning(
+                "server %s%s: the sampling handler's answer was refused: %s", server, cb.SERVING.get(), exc
+            )
             raise CallbackError(
                 jsonrpc.INTERNAL_ERROR, f"the client's sampling answer was malformed: {exc}"
             ) from None
@@ -562,7 +566,12 @@ class Host:
         try:
             return cb.roots_result(entries)
         except (TypeError, ValueError) as exc:
-            log.warning("server %s: the roots callable answered something unusable: %s", server, exc)
+            log.warning(
+                "server %s%s: the roots callable answered something unusable: %s",
+                server,
+                cb.SERVING.get(),
+                exc,
+            )
             raise CallbackError(jsonrpc.INTERNAL_ERROR, f"the client's roots are malformed: {exc}") from None
 
     async def _run(self, handler: Callable[[Any], Any], argument: Any, server: str, what: str) -> Any:
@@ -582,7 +591,13 @@ class Host:
                 if inspect.isawaitable(answer):
                     answer = await answer
         except TimeoutError:
-            log.warning("server %s: the %s handler did not answer within %g s", server, what, timeout)
+            log.warning(
+                "server %s%s: the %s handler did not answer within %g s",
+                server,
+                cb.SERVING.get(),
+                what,
+                timeout,
+            )
             raise CallbackError(
                 jsonrpc.INTERNAL_ERROR, f"the client's {what} handler did not answer within {timeout:g} s"
             ) from None
@@ -593,7 +608,9 @@ class Host:
                 raise  # the server withdrew its request, or the troupe is stopping
             # The handler raised it on its own (it awaited something that was cancelled): this request
             # fails, where it would otherwise end with no answer, and the server would wait for one.
-            log.warning("server %s: the %s handler raised CancelledError of its own", server, what)
+            log.warning(
+                "server %s%s: the %s handler raised CancelledError of its own", server, cb.SERVING.get(), what
+            )
             raise CallbackError(
                 jsonrpc.INTERNAL_ERROR, f"the client's {what} handler failed ({type(exc).__name__})"
             ) from None
@@ -601,7 +618,9 @@ class Host:
             # The handler is the host's code: its message may hold anything, so the server only learns that
             # it failed; the operator's log has the whole story. SystemExit or KeyboardInterrupt raised in a
             # handler fails its request too: let through, it crashed the I/O loop of every server.
-            log.warning("server %s: the %s handler failed: %r", server, what, exc, exc_info=True)
+            log.warning(
+                "server %s%s: the %s handler failed: %r", server, cb.SERVING.get(), what, exc, exc_info=True
+            )
             raise CallbackError(
                 jsonrpc.INTERNAL_ERROR, f"the client's {what} handler failed ({type(exc).__name__})"
             ) from None

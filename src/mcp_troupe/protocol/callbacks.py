@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -547,6 +548,11 @@ def check_create_message_result(result: object) -> dict[str, Any]:
 
 
 # ---- roots --------------------------------------------------------------------------------------------
+
+
+SERVING: ContextVar[str] = ContextVar("mcp_troupe_serving", default="")
+"""Which of the server's requests the host is answering, for its log lines (``" (JSON-RPC id 7)"``): set in
+the task that awaits ``Host.fulfil`` (a context variable, so each request's task has its own)."""
 
 
 def roots_result(roots: Iterable[object]) -> dict[str, Any]:
