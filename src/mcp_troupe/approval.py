@@ -12,6 +12,7 @@ server claims and what mcp-troupe concluded from it.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -83,9 +84,22 @@ async def ask(approver: Approver, request: ApprovalRequest) -> tuple[bool, str]:
             answer = await anyio.to_thread.run_sync(approver, request, abandon_on_cancel=True)
             if inspect.isawaitable(answer):
                 answer = await answer
-    except Exception as exc:  # the approver is the agent's code; its failure is a refusal, not a crash
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is None or task.cancelling() > 0:
+            raise  # the call was cancelled, or the troupe is stopping
+        # Raised by the approver of its own accord: a failure like any other (let through, the call waited
+        # for an answer that never came).
+        log.warning("the approver raised CancelledError for %s; refusing the call", request.tool)
+        return False, "the approver failed: CancelledError()"
+    except BaseException as exc:  # the approver is the agent's code; its failure is a refusal, not a crash
+        # (SystemExit or KeyboardInterrupt too: raised on a worker thread, they would end the I/O loop.)
         log.warning("the approver failed for %s: %r; refusing the call", request.tool, exc)
         return False, f"the approver failed: {exc!r}"
     if answer is True:
         return True, "approved"
+    if answer is not False:
+        log.warning("the approver answered %s for %s, not True or False; refusing the call",
+                    type(answer).__name__, request.tool)  # fmt: skip
+        return False, f"the approver answered {type(answer).__name__}, not True or False"
     return False, "the approver declined"

@@ -187,6 +187,17 @@ class ServerConfig:
     def __post_init__(self) -> None:
         # Code (and tests) may pass lists and dicts; freeze copies so that a config never changes under the
         # actors that were started from it.
+        if isinstance(self.args, str):
+            # A string is iterable by its characters: each would have become an argument of its own.
+            raise TypeError(f"ServerConfig args= must be a list of strings, got str ({self.args!r:.60})")
+        for option in ("timeout", "connect_timeout"):
+            seconds = getattr(self, option)
+            if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds > 0:
+                # (parse_config and stdio_server check this; code building a ServerConfig itself was not.)
+                raise ValueError(
+                    f"server {self.name!r}: {option} must be a number of seconds greater than 0, "
+                    f"got {seconds!r}"
+                )
         object.__setattr__(self, "args", tuple(self.args))
         if self.tools_include is not None:
             object.__setattr__(self, "tools_include", tuple(self.tools_include))
@@ -237,6 +248,17 @@ class TroupeConfig:
     tool_search: ToolSearchConfig = field(default_factory=lambda: ToolSearchConfig())
 
     def __post_init__(self) -> None:
+        if not isinstance(self.servers, Mapping):
+            raise TypeError(
+                f"TroupeConfig servers= must map names to ServerConfig, got {type(self.servers).__name__}"
+            )
+        for key, server in self.servers.items():
+            if not isinstance(server, ServerConfig):
+                # (Taken, it failed in the registry at start, with AttributeError.)
+                raise TypeError(
+                    f"TroupeConfig servers[{key!r}] must be a ServerConfig (stdio_server(...) or "
+                    f"ServerConfig(...)), got {type(server).__name__}"
+                )
         object.__setattr__(self, "servers", types.MappingProxyType(dict(self.servers)))
         object.__setattr__(self, "allow", tuple(self.allow))
 
@@ -257,6 +279,9 @@ def load_config(path: str | os.PathLike[str], *, environ: Mapping[str, str] | No
         ConfigError: The file cannot be read, is not valid YAML, or breaks any rule; ``problems`` lists
             them all, ``source`` is ``path``.
     """
+    if not isinstance(path, str | os.PathLike):
+        hint = " (data already loaded: parse_config(it))" if isinstance(path, Mapping) else ""
+        raise TypeError(f"load_config() needs the path of a YAML file, got {type(path).__name__}{hint}")
     source = os.fspath(path)
     try:
         text = Path(source).read_bytes()
@@ -304,11 +329,24 @@ def stdio_server(
             the key paths are the argument names.
     """
     problems: list[tuple[str, str]] = []
-    name_problem = _server_name_problem(name)
+    name_problem = (
+        _server_name_problem(name) if isinstance(name, str) else f"expected a string, got {_describe(name)}"
+    )
     if name_problem is not None:
         problems.append(("name", name_problem))
-    if not command:
+    if not isinstance(command, str):
+        # (A list was taken as the command: the spawn failed later, far from here.)
+        problems.append(("command", f"expected a string (arguments follow it), got {_describe(command)}"))
+    elif not command:
         problems.append(("command", "must not be empty"))
+    for index, argument in enumerate(args):
+        if not isinstance(argument, str):
+            problems.append((f"args[{index}]", f"expected a string, got {_describe(argument)}"))
+    if env is not None and (
+        not isinstance(env, Mapping)
+        or not all(isinstance(key, str) and isinstance(value, str) for key, value in env.items())
+    ):
+        problems.append(("env", "expected a mapping of strings to strings"))
     for argument, seconds in (("timeout", timeout), ("connect_timeout", connect_timeout)):
         if isinstance(seconds, bool) or not isinstance(seconds, int | float):
             problems.append((argument, f"expected a number, got {_describe(seconds)}"))

@@ -29,6 +29,7 @@ that a slow progress handler of one server delays nothing else. Progress also ap
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import math
@@ -278,7 +279,26 @@ class Host:
         log_handler: LogHandler | None = None,
         progress_handler: ProgressHandler | None = None,
     ) -> None:
+        for option, handler in (
+            ("approver", approver),
+            ("elicitation_handler", elicitation_handler),
+            ("sampling_handler", sampling_handler),
+            ("log_handler", log_handler),
+            ("progress_handler", progress_handler),
+        ):
+            if handler is not None and not callable(handler):
+                # Taken silently, it failed only at the first request that needed it, far from here.
+                raise TypeError(
+                    f"{option} must be a function (sync or async) or None, got {type(handler).__name__}"
+                )
         if roots is not None and not callable(roots):
+            if isinstance(roots, str | bytes | Path | Mapping) or not isinstance(roots, Iterable):
+                # A single path is iterable by its characters: each would have become a root.
+                raise TypeError(
+                    "roots must be a list of paths, file:// URIs or {'uri', 'name'} mappings, or a function "
+                    f"of the server name, got {type(roots).__name__} (one root goes in a list: "
+                    f"[{roots!r:.60}])"
+                )
             roots = tuple(roots)
             cb.roots_result(roots)  # a bad entry is the caller's mistake: say so now, not to the first server
         self.config = config
@@ -418,7 +438,9 @@ class Host:
         try:
             return cb.check_elicit_result(answer, shape.requested_schema)
         except ValueError as exc:
-            log.warning("server %s: the elicitation handler's answer was refused: %s", server, exc)
+            log.warning(
+                "server %s%s: the elicitation handler's answer was refused: %s", server, cb.SERVING.get(), exc
+            )
             # The server gets an error rather than content that does not match what it asked for.
             raise CallbackError(
                 jsonrpc.INTERNAL_ERROR, f"the client's answer did not match the form: {exc}"
@@ -474,7 +496,9 @@ class Host:
         try:
             return cb.check_create_message_result(answer)
         except ValueError as exc:
-            log.warning("server %s: the sampling handler's answer was refused: %s", server, exc)
+            log.warning(
+                "server %s%s: the sampling handler's answer was refused: %s", server, cb.SERVING.get(), exc
+            )
             raise CallbackError(
                 jsonrpc.INTERNAL_ERROR, f"the client's sampling answer was malformed: {exc}"
             ) from None
@@ -542,7 +566,12 @@ class Host:
         try:
             return cb.roots_result(entries)
         except (TypeError, ValueError) as exc:
-            log.warning("server %s: the roots callable answered something unusable: %s", server, exc)
+            log.warning(
+                "server %s%s: the roots callable answered something unusable: %s",
+                server,
+                cb.SERVING.get(),
+                exc,
+            )
             raise CallbackError(jsonrpc.INTERNAL_ERROR, f"the client's roots are malformed: {exc}") from None
 
     async def _run(self, handler: Callable[[Any], Any], argument: Any, server: str, what: str) -> Any:
@@ -562,16 +591,36 @@ class Host:
                 if inspect.isawaitable(answer):
                     answer = await answer
         except TimeoutError:
-            log.warning("server %s: the %s handler did not answer within %g s", server, what, timeout)
+            log.warning(
+                "server %s%s: the %s handler did not answer within %g s",
+                server,
+                cb.SERVING.get(),
+                what,
+                timeout,
+            )
             raise CallbackError(
                 jsonrpc.INTERNAL_ERROR, f"the client's {what} handler did not answer within {timeout:g} s"
             ) from None
         except CallbackError:
             raise
-        except Exception as exc:
+        except asyncio.CancelledError as exc:
+            if _is_cancelled_from_outside():
+                raise  # the server withdrew its request, or the troupe is stopping
+            # The handler raised it on its own (it awaited something that was cancelled): this request
+            # fails, where it would otherwise end with no answer, and the server would wait for one.
+            log.warning(
+                "server %s%s: the %s handler raised CancelledError of its own", server, cb.SERVING.get(), what
+            )
+            raise CallbackError(
+                jsonrpc.INTERNAL_ERROR, f"the client's {what} handler failed ({type(exc).__name__})"
+            ) from None
+        except BaseException as exc:
             # The handler is the host's code: its message may hold anything, so the server only learns that
-            # it failed; the operator's log has the whole story.
-            log.warning("server %s: the %s handler failed: %r", server, what, exc, exc_info=True)
+            # it failed; the operator's log has the whole story. SystemExit or KeyboardInterrupt raised in a
+            # handler fails its request too: let through, it crashed the I/O loop of every server.
+            log.warning(
+                "server %s%s: the %s handler failed: %r", server, cb.SERVING.get(), what, exc, exc_info=True
+            )
             raise CallbackError(
                 jsonrpc.INTERNAL_ERROR, f"the client's {what} handler failed ({type(exc).__name__})"
             ) from None
@@ -786,6 +835,13 @@ class Host:
         """Forget every live session's hooks (the troupe stopped)."""
         self._roots_listeners.clear()
         self._calls.clear()
+
+
+def _is_cancelled_from_outside() -> bool:
+    """Whether the running task was asked to stop (``Task.cancel``): a CancelledError that a handler raised
+    of its own accord, with nobody cancelling, is that handler's failure."""
+    task = asyncio.current_task()
+    return task is None or task.cancelling() > 0
 
 
 def _is_async(handler: object) -> bool:

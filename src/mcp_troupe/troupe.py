@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import logging
-import math
 import queue
 import threading
 import time
@@ -79,6 +78,9 @@ CONTROL_TIMEOUT = 10.0
 CALL_WAIT_MARGIN = 30.0
 # A call may wait for a human's approval before it is even sent; the facade waits that much longer for it.
 APPROVAL_WAIT = 600.0
+# The longest timeout a method takes: one year. Far longer ones overflowed the waits of the caller's thread
+# (OverflowError after the call had been sent, leaving it running with no handle to cancel it).
+MAX_TIMEOUT = 365 * 24 * 3600.0
 
 
 class CallHandle:
@@ -132,6 +134,10 @@ class CallHandle:
 
         The connection stays open: cancelling one call never affects another.
         """
+        if not isinstance(reason, str):
+            raise TypeError(
+                f"the reason for cancelling {self.name!r} must be a string, got {type(reason).__name__}"
+            )
         if self._future.done():
             return False
         if self._lane is not None:
@@ -192,8 +198,24 @@ class Troupe:
                 else ""
             )
             raise TypeError(f"Troupe() needs a TroupeConfig, got {type(config).__name__}{hint}")
+        if io_loop is not None and not isinstance(io_loop, asyncio.AbstractEventLoop):
+            raise TypeError(
+                f"io_loop must be a running asyncio event loop or None, got {type(io_loop).__name__}"
+            )
+        if isinstance(builtin_tools, str) or not isinstance(builtin_tools, Iterable):
+            # A string is iterable by its characters: each would have become a reserved name.
+            raise TypeError(
+                f"builtin_tools must be a list of tool names, got {type(builtin_tools).__name__} "
+                f"(one name goes in a list: [{builtin_tools!r:.60}])"
+            )
+        reserved = tuple(builtin_tools)
+        for index, reserved_name in enumerate(reserved):
+            if not isinstance(reserved_name, str):
+                raise TypeError(
+                    f"builtin_tools[{index}] must be a tool name (a string), got {reserved_name!r:.60}"
+                )
         self.config = config
-        self.builtin_tools = tuple(builtin_tools)
+        self.builtin_tools = reserved
         self.approver = approver
         self.io_loop = io_loop
         self.host = Host(
@@ -221,10 +243,11 @@ class Troupe:
     def start(self) -> Troupe:
         """Start the actor system; servers begin connecting in the background."""
         with self._lock:
+            if self._is_stopped:
+                # (Checked first: a started and stopped troupe returned itself, stopped, as if started.)
+                raise TroupeClosed("a stopped Troupe cannot be started again; create a new one")
             if self._registry is not None:
                 return self
-            if self._is_stopped:
-                raise TroupeClosed("a stopped Troupe cannot be started again; create a new one")
             loop = IoLoop()
             if self.io_loop is not None:
                 loop.start_on(self.io_loop)
@@ -252,6 +275,7 @@ class Troupe:
 
     def stop(self, timeout: float = CONTROL_TIMEOUT) -> None:
         """Unregister every tool, close every server (HTTP: DELETE; stdio: EOF → SIGTERM → SIGKILL), stop."""
+        _check_seconds("stop", timeout)
         self._refuse_on_io_loop("stop")
         with self._lock:
             if self._is_stopped:
@@ -333,6 +357,7 @@ class Troupe:
 
     def wait_ready(self, timeout: float = 30.0) -> bool:
         """Wait until every enabled server is ready, failed or skipped; False if ``timeout`` passed first."""
+        _check_seconds("wait_ready", timeout)
         self._refuse_on_io_loop("wait_ready")
         future: Future[None] = Future()
         self._tell(WhenSettled(future))
@@ -383,7 +408,9 @@ class Troupe:
         wait = (timeout if timeout is not None else self._longest_call) + CALL_WAIT_MARGIN
         if self.approver is not None and self.config.approval_mode == "ask":
             wait += APPROVAL_WAIT
-        return CallHandle(self, name, future, wait, lane)
+        # A server's configured timeout may be huge (1e300): the wait is bounded below what a thread can wait
+        # for (an OverflowError once the call was sent, before).
+        return CallHandle(self, name, future, min(wait, MAX_TIMEOUT), lane)
 
     def _send_call(
         self, name: str, arguments: Mapping[str, Any] | None, future: Future[Any], timeout: float | None
@@ -461,6 +488,9 @@ class Troupe:
     def _watch(self, reply_to: Any, name: str, progress_handler: ProgressHandler | None) -> None:
         """Tell the host which tool a call is, so that its progress events name it (and reach its handler)."""
         if progress_handler is not None or self.host.progress_handler is not None:
+            if progress_handler is not None and not callable(progress_handler):
+                kind = type(progress_handler).__name__
+                raise TypeError(f"the progress_handler of {name!r} must be a function or None, got {kind}")
             self.host.watch_call(reply_to, name, progress_handler)
 
     def complete(
@@ -534,6 +564,10 @@ class Troupe:
             (server,) = self.config.servers
         if server not in self.config.servers:
             raise UnknownServer(server, tuple(self.config.servers))
+        _check_seconds("subscribe", timeout)
+        if self._runtime is None or self._is_stopped:
+            # It was taken, and its callback never called: nothing would ever send it.
+            raise TroupeClosed("the troupe is not running (use it as a context manager or call start())")
         self._refuse_on_io_loop("subscribe")
         subscription, answer = self.host.subscribe(server, uri, callback)
         if answer is not None:
@@ -549,6 +583,7 @@ class Troupe:
 
         Returns the servers that were notified. (A callable is also asked every two seconds on its own.)
         """
+        _check_seconds("roots_changed", timeout)
         runtime = self._runtime
         if runtime is None or self._is_stopped:
             raise TroupeClosed("the troupe is not running")
@@ -574,16 +609,19 @@ class Troupe:
 
     def restart(self, server: str, timeout: float = CONTROL_TIMEOUT) -> None:
         """Tear down one server's actors and reconnect it at once; the others keep serving."""
+        _check_seconds("restart", timeout)
         self._refuse_on_io_loop("restart")
         self._ask(lambda f: Restart(server, f), timeout)
 
     def stop_server(self, server: str, timeout: float = CONTROL_TIMEOUT) -> None:
         """Stop one server (its tools leave the table) until :meth:`start_server`."""
+        _check_seconds("stop_server", timeout)
         self._refuse_on_io_loop("stop_server")
         self._ask(lambda f: Stop(server, f), timeout)
 
     def start_server(self, server: str, timeout: float = CONTROL_TIMEOUT) -> None:
         """Start a stopped or failed server again."""
+        _check_seconds("start_server", timeout)
         self._refuse_on_io_loop("start_server")
         self._ask(lambda f: Start(server, f), timeout)
 
@@ -619,6 +657,8 @@ class Troupe:
         Ends when the troupe stops, or when ``timeout`` seconds pass without an event; a subscriber that
         reads too slowly loses its oldest unread events, never anyone else's.
         """
+        if timeout is not None:
+            _check_seconds("events", timeout)
         runtime = self._runtime
         if runtime is None:
             raise TroupeClosed("the troupe is not running")
@@ -630,7 +670,7 @@ class Troupe:
     ) -> Iterator[TroupeEvent]:
         try:
             while True:
-                wait = 0.2 if timeout is None else min(0.2, timeout)
+                wait = 0.2 if timeout is None else max(0.0, min(0.2, timeout))
                 started = time.monotonic()
                 while True:
                     try:
@@ -643,6 +683,19 @@ class Troupe:
                             return
         finally:
             runtime.unsubscribe(inbox)
+
+
+def _check_seconds(method: str, timeout: object) -> None:
+    """Refuse a timeout a control method cannot wait for, naming the method (a string failed with
+    ``'>' not supported between instances of 'str' and 'int'``, a huge one with an OverflowError). Zero or
+    less means: do not wait (as for a future's ``result``)."""
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+        raise TypeError(f"{method}() timeout must be a number of seconds, got {type(timeout).__name__}")
+    if not timeout <= MAX_TIMEOUT:  # (NaN fails this too)
+        raise ValueError(
+            f"{method}() timeout must be a number of seconds, at most {MAX_TIMEOUT:.0f} (a year), "
+            f"got {timeout!r}"
+        )
 
 
 def _check_call(name: object, arguments: object, timeout: object) -> None:
@@ -661,9 +714,10 @@ def _check_call(name: object, arguments: object, timeout: object) -> None:
             raise TypeError(
                 f"the timeout of {name!r} must be a number of seconds, got {type(timeout).__name__}"
             )
-        if not 0 < timeout < math.inf:  # (NaN fails this too)
+        if not 0 < timeout <= MAX_TIMEOUT:  # (NaN fails this too)
             raise ValueError(
-                f"the timeout of {name!r} must be a positive, finite number of seconds, got {timeout!r}"
+                f"the timeout of {name!r} must be a positive, finite number of seconds, got {timeout!r} "
+                f"(at most {MAX_TIMEOUT:.0f}, a year)"
             )
 
 

@@ -79,6 +79,7 @@ from mcp_troupe.errors import (
     RemoteError,
     TroupeError,
 )
+from mcp_troupe.protocol import callbacks as cb
 from mcp_troupe.protocol import jsonrpc, modern, tasks
 from mcp_troupe.protocol import mcp as proto
 from mcp_troupe.protocol.engine import (
@@ -881,6 +882,8 @@ class CallLane:
                 )
 
                 async def one(key: str, request: Mapping[str, Any]) -> None:
+                    # (Each task of the group runs in a copy of the context: this names its own request.)
+                    cb.SERVING.set(f" (input request {key!r} of JSON-RPC id {pending.request_id!r})")
                     params = request.get("params")
                     responses[key] = dict(
                         await fulfil(

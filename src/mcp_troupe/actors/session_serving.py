@@ -99,6 +99,7 @@ class ServerRequests:
             handle.cancel()
 
     async def _serve(self, request: Request, fulfil: Fulfiller) -> None:
+        cb.SERVING.set(f" ({request.method}, JSON-RPC id {request.id!r})")  # this task's own context
         try:
             result = await fulfil(self.server, request.method, request.params or {})
         except cb.CallbackError as exc:

@@ -102,7 +102,7 @@ class ProviderTools(list[dict[str, Any]]):
     def arguments_for(self, provider_name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
         """The model's ``arguments`` for ``provider_name``, mapped back to the tool's own schema."""
         entry = self._names.get(provider_name)
-        args = dict(arguments or {})
+        args = _arguments(provider_name, arguments)
         if entry is None or entry[1].is_identity:
             return args
         mapped = entry[1].apply(args)
@@ -114,9 +114,27 @@ def troupe_name(provider: Provider, provider_name: str) -> str:
 
     Answers for the latest list built for that provider; a name it did not rename comes back unchanged.
     """
+    _check_provider(provider)
     with _lock:
         entry = _latest.get(provider, {}).get(provider_name)
     return entry[0] if entry is not None else provider_name
+
+
+def _check_provider(provider: object) -> None:
+    # Another name found no list and answered every name unchanged, as if no tool had been renamed.
+    if provider not in ("openai", "anthropic", "gemini"):
+        raise ValueError(f"provider must be 'openai', 'anthropic' or 'gemini', not {provider!r:.60}")
+
+
+def _arguments(tool_name: str, arguments: object) -> dict[str, Any]:
+    if arguments is None:
+        return {}
+    if not isinstance(arguments, Mapping):
+        hint = " (the model's JSON text: decode it first, json.loads)" if isinstance(arguments, str) else ""
+        raise TypeError(
+            f"the arguments for {tool_name!r} must be a mapping or None, got {type(arguments).__name__}{hint}"
+        )
+    return dict(arguments)
 
 
 def arguments_for(provider: Provider, tool_name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -126,9 +144,10 @@ def arguments_for(provider: Provider, tool_name: str, arguments: Mapping[str, An
     dropped, JSON strings that stand for objects are decoded, renamed parameters get their names back.
     Answers for the latest list built for that provider.
     """
+    _check_provider(provider)
     with _lock:
         entry = _latest.get(provider, {}).get(tool_name)
-    args = dict(arguments or {})
+    args = _arguments(tool_name, arguments)
     if entry is None or entry[1].is_identity:
         return args
     mapped = entry[1].apply(args)
@@ -154,6 +173,18 @@ def _build(
     limit: int | None = None,
 ) -> ProviderTools:
     """Convert each spec with ``convert(spec, provider_name)``; collect what is left out and why."""
+    if isinstance(specs, str | Mapping | ToolSpec) or not isinstance(specs, Iterable):
+        raise TypeError(
+            f"{provider} tools are built from a list of ToolSpec (troupe.tools()), got {type(specs).__name__}"
+        )
+    specs = list(specs)
+    for index, spec in enumerate(specs):
+        if not isinstance(spec, ToolSpec):
+            # (It failed with AttributeError: 'dict' object has no attribute 'is_quarantined'.)
+            raise TypeError(
+                f"{provider} tools are built from ToolSpecs (troupe.tools()); item {index} is a "
+                f"{type(spec).__name__}"
+            )
     built: list[tuple[str, str, dict[str, Any], ArgumentMap]] = []
     excluded: dict[str, str] = {}
     holders: dict[str, list[str]] = {}
@@ -263,6 +294,18 @@ def _images(result: ToolResult) -> list[tuple[str, str]]:
     return found
 
 
+def _check_result(what: str, call_id: object, result: object) -> None:
+    # (A string or a raw dict failed with AttributeError: 'str' object has no attribute 'is_error'.)
+    if not isinstance(call_id, str):
+        raise TypeError(
+            f"{what}: the tool call's id (or name) must be a string, got {type(call_id).__name__}"
+        )
+    if not isinstance(result, ToolResult):
+        raise TypeError(
+            f"{what}: result must be the ToolResult of troupe.call(), got {type(result).__name__}"
+        )
+
+
 def _error_text(result: ToolResult) -> str:
     # Chat Completions and Gemini have no error flag on a tool message; the text must say it.
     return f"Error: {result.text}" if result.is_error else result.text
@@ -275,6 +318,7 @@ def openai_tool_message(call_id: str, result: ToolResult, *, api: OpenAIApi = "c
     image is named in the text). Responses: a ``function_call_output`` item whose output also carries the
     images as ``input_image`` data URLs. A failed call's text starts with ``Error:``.
     """
+    _check_result("openai_tool_message", call_id, result)
     if api == "chat":
         return {"role": "tool", "tool_call_id": call_id, "content": _error_text(result)}
     if api != "responses":
@@ -290,6 +334,7 @@ def openai_tool_message(call_id: str, result: ToolResult, *, api: OpenAIApi = "c
 def anthropic_tool_result(tool_use_id: str, result: ToolResult) -> dict[str, Any]:
     """``result`` as a ``tool_result`` content block (send it in a ``user`` message), with ``is_error`` and
     the images of types the API takes (JPEG, PNG, GIF, WebP)."""
+    _check_result("anthropic_tool_result", tool_use_id, result)
     content: list[dict[str, Any]] = []
     if result.text:
         content.append({"type": "text", "text": result.text})
@@ -309,6 +354,11 @@ def gemini_function_response(name: str, result: ToolResult, *, call_id: str | No
     ``structuredContent`` rides along as ``structuredContent``; images become inline-data parts (raw bytes,
     as ``google.genai.types`` holds them). ``call_id`` is the function call's ``id`` when the model gave one.
     """
+    _check_result("gemini_function_response", name, result)
+    if call_id is not None and not isinstance(call_id, str):
+        raise TypeError(
+            f"gemini_function_response: call_id must be a string or None, got {type(call_id).__name__}"
+        )
     response: dict[str, Any] = {"error": result.text} if result.is_error else {"output": result.text}
     if result.structured is not None:
         response["structuredContent"] = result.structured

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -549,6 +550,11 @@ def check_create_message_result(result: object) -> dict[str, Any]:
 # ---- roots --------------------------------------------------------------------------------------------
 
 
+SERVING: ContextVar[str] = ContextVar("mcp_troupe_serving", default="")
+"""Which of the server's requests the host is answering, for its log lines (``" (JSON-RPC id 7)"``): set in
+the task that awaits ``Host.fulfil`` (a context variable, so each request's task has its own)."""
+
+
 def roots_result(roots: Iterable[object]) -> dict[str, Any]:
     """The ``ListRootsResult`` for the host's roots: URIs, paths, or ``{"uri", "name"}`` mappings.
 
@@ -556,6 +562,12 @@ def roots_result(roots: Iterable[object]) -> dict[str, Any]:
     spec: client/roots — "The URI identifying the root. This *must* start with file:// for now." Raises
     :class:`ValueError` naming the bad entry.
     """
+    if isinstance(roots, str | bytes | Path | Mapping) or not isinstance(roots, Iterable):
+        # A single path is iterable too, by its characters: each would become a root of its own.
+        raise ValueError(
+            f"roots must be a list of paths, file:// URIs or {{'uri', 'name'}} mappings, got "
+            f"{type(roots).__name__} (one root goes in a list: [{roots!r:.60}])"
+        )
     entries: list[dict[str, Any]] = []
     for index, root in enumerate(roots):
         name: object = None
