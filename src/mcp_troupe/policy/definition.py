@@ -29,7 +29,6 @@ a definition too big to be judged, and the walk then rejects it as before.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -41,6 +40,7 @@ from mcp_troupe.policy.fingerprint import canonical_json
 from mcp_troupe.policy.injection import _DATA_KEYWORDS, _TEXT_KEYWORDS, Finding, _data_strings, scan_strings
 from mcp_troupe.policy.schema import MAX_NODES, _Walk, _walk, check_input_schema
 from mcp_troupe.protocol.deepjson import TooDeep
+from mcp_troupe.protocol.jsonrpc import compact_encoder
 
 __all__ = ["SchemaChecks", "SchemaEntry", "schema_checks", "schema_entry"]
 
@@ -54,19 +54,10 @@ _CACHE_KEY_MAX_CHARS: Final = 4096
 """Schemas whose JSON is longer are not cached: the cache holds at most about 4 MiB of keys, and a long schema
 is rarely shared word for word."""
 
-# The exact JSON text of a schema, in the document's key order. Reused rather than built per call
-# (json.dumps with options builds a new encoder each time).
-_EXACT_JSON: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=True)
-# Its C encoder, made once too: JSONEncoder.encode makes one per call, a fifth of the cost of writing a small
-# schema. No circular check (the wire cannot make a cycle; a hand-built one ends in RecursionError instead).
-_MAKE_C_ENCODER: Final[Any] = getattr(json.encoder, "c_make_encoder", None)
-_C_EXACT_JSON: Final[Any] = (
-    _MAKE_C_ENCODER(
-        None, _EXACT_JSON.default, json.encoder.encode_basestring, None, ":", ",", False, False, True
-    )
-    if _MAKE_C_ENCODER is not None
-    else None
-)
+# The exact JSON text of a schema, in the document's key order, with the encoder and its C encoder made once
+# (JSONEncoder.encode makes one per call, a fifth of the cost of writing a small schema). The wire cannot make
+# a cycle; a hand-built one ends in RecursionError.
+_EXACT_JSON, _C_EXACT_JSON = compact_encoder(allow_nan=True)
 
 
 def _exact_json(schema: Mapping[str, Any]) -> str:

@@ -241,6 +241,19 @@ class RequestEngine:
 
     # ---- requests ---------------------------------------------------------------------------------------
 
+    def _unsendable(
+        self, exc: BaseException, request_id: RequestId, method: str, params: Mapping[str, Any] | None
+    ) -> InvalidArguments:
+        """The refusal of a request whose params ``json`` could not write (``exc``), naming the tool."""
+        tool = params.get("name") if method == proto.TOOLS_CALL and isinstance(params, Mapping) else None
+        if isinstance(exc, RecursionError):
+            reason = "nested too deeply to write, or holding a reference to itself"
+        else:
+            reason = str(exc) or type(exc).__name__
+        return InvalidArguments(
+            self.server, request_id, method, reason, tool=tool if isinstance(tool, str) else None
+        )
+
     def prepare(
         self,
         method: str,
@@ -294,15 +307,8 @@ class RequestEngine:
                     frame = jsonrpc.encode_request(request_id, method, wire)
         except (TypeError, ValueError, RecursionError) as exc:
             # The caller's arguments hold what JSON cannot write (an object of another type, NaN, a cycle):
-            # this request fails alone, before anything is sent or tracked (InvalidArguments).
-            tool = params.get("name") if method == proto.TOOLS_CALL and isinstance(params, Mapping) else None
-            raise InvalidArguments(
-                self.server,
-                request_id,
-                method,
-                _unsendable(exc),
-                tool=tool if isinstance(tool, str) else None,
-            ) from None
+            # this request fails alone, before anything is sent or tracked.
+            raise self._unsendable(exc, request_id, method, params) from None
         # spec: 2025-11-25 tasks — a tools/call with `params.task` is task-augmented: its answer is a task.
         is_task = method == proto.TOOLS_CALL and params is not None and "task" in params
         # Every field by position: the pending of a call is made once per request, on the hot path. A call
@@ -382,7 +388,7 @@ class RequestEngine:
             frame = jsonrpc.encode_request(request_id, pending.method, wire)
         except (TypeError, ValueError, RecursionError) as exc:
             # The host's answers hold what JSON cannot write: this request fails, not tracked again.
-            raise InvalidArguments(self.server, request_id, pending.method, _unsendable(exc)) from None
+            raise self._unsendable(exc, request_id, pending.method, params) from None
         self.track(retried)
         return retried, frame
 
@@ -657,13 +663,6 @@ class RequestEngine:
         if type(message) is Response and message.id == request_id:
             self._memo[tail] = message.result
         return message
-
-
-def _unsendable(exc: BaseException) -> str:
-    """What ``json`` found it could not write, in words for the caller."""
-    if isinstance(exc, RecursionError):
-        return "nested too deeply to write, or holding a reference to itself"
-    return str(exc) or type(exc).__name__
 
 
 def expiry_decision(pending: Pending, params: Mapping[str, Any] | None) -> Literal["retry", "relist", "fail"]:

@@ -115,22 +115,30 @@ _SCAN: Any = _DECODER.scan_once  # type: ignore[attr-defined]  # (set in JSONDec
 whitespace regex matches, about 6,500 instructions a frame that :func:`_load` does without (issue 18)."""
 _TRAILING_SPACE = " \t\n\r"
 """What JSON allows after a value (RFC 8259 §2), the set ``JSONDecoder.decode`` skips."""
+
+
+def compact_encoder(*, allow_nan: bool) -> tuple[json.JSONEncoder, Any]:
+    """A compact encoder (``","`` and ``":"``, UTF-8 text, not ASCII escapes) and its C encoder, made once.
+
+    ``"".join(c_encode(value, 0))`` is ``encoder.encode(value)``, the same text, without the C encoder that
+    ``JSONEncoder.encode`` builds on every call (some 9,500 instructions of a request's encoding; issue 18).
+    The C encoder keeps no circular check: a marks table shared by threads would take a value that two
+    threads encode at once for a cycle, so a value holding itself ends in ``RecursionError`` instead of
+    ``ValueError``. ``c_encode`` is None where the C accelerator is missing: use ``encoder.encode`` then.
+    """
+    encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=allow_nan)
+    make: Any = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return encoder, None
+    basestring = json.encoder.encode_basestring
+    return encoder, make(None, encoder.default, basestring, None, ":", ",", False, False, allow_nan)
+
+
 # allow_nan=False: JSON has no NaN or infinities (RFC 8259 §6), and a peer's parser refuses the frame with an
 # error that names no request, so the call would wait out its timeout; a ValueError here names it at once.
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+# A value holding itself ends in RecursionError (compact_encoder), which RequestEngine.prepare refuses alike.
+_ENCODER, _C_ENCODE = compact_encoder(allow_nan=False)
 _ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-_MAKE_C_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
-_C_ENCODE: Any = (
-    _MAKE_C_ENCODER(
-        None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, False
-    )
-    if _MAKE_C_ENCODER is not None
-    else None
-)
-"""``_ENCODER``'s C encoder, made once: ``JSONEncoder.encode`` makes one per call, some 9,500 instructions of
-a request's encoding (issue 18). Without the circular check (a marks table shared by threads would see a
-value two threads encode at once as a cycle): a value holding itself ends in ``RecursionError`` instead of
-``ValueError``, which :meth:`~mcp_troupe.protocol.engine.RequestEngine.prepare` refuses alike."""
 
 
 def _load(data: bytes | str) -> Any:
