@@ -292,8 +292,7 @@ class Host:
                     f"{option} must be a function (sync or async) or None, got {type(handler).__name__}"
                 )
         if roots is not None and not callable(roots):
-            if isinstance(roots, str | bytes | Path | Mapping) or not isinstance(roots, Iterable):
-                # A single path is iterable by its characters: each would have become a root.
+            if not cb.is_root_list(roots):
                 raise TypeError(
                     "roots must be a list of paths, file:// URIs or {'uri', 'name'} mappings, or a function "
                     f"of the server name, got {type(roots).__name__} (one root goes in a list: "

@@ -555,6 +555,12 @@ SERVING: ContextVar[str] = ContextVar("mcp_troupe_serving", default="")
 the task that awaits ``Host.fulfil`` (a context variable, so each request's task has its own)."""
 
 
+def is_root_list(roots: object) -> bool:
+    """Whether ``roots`` can be a list of roots: iterable, and not one path, URI or mapping (a single path is
+    iterable too, by its characters, and each would become a root of its own)."""
+    return isinstance(roots, Iterable) and not isinstance(roots, str | bytes | Path | Mapping)
+
+
 def roots_result(roots: Iterable[object]) -> dict[str, Any]:
     """The ``ListRootsResult`` for the host's roots: URIs, paths, or ``{"uri", "name"}`` mappings.
 
@@ -562,8 +568,7 @@ def roots_result(roots: Iterable[object]) -> dict[str, Any]:
     spec: client/roots — "The URI identifying the root. This *must* start with file:// for now." Raises
     :class:`ValueError` naming the bad entry.
     """
-    if isinstance(roots, str | bytes | Path | Mapping) or not isinstance(roots, Iterable):
-        # A single path is iterable too, by its characters: each would become a root of its own.
+    if not is_root_list(roots):
         raise ValueError(
             f"roots must be a list of paths, file:// URIs or {{'uri', 'name'}} mappings, got "
             f"{type(roots).__name__} (one root goes in a list: [{roots!r:.60}])"
