@@ -32,7 +32,7 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, get_args
 
 from mcp_troupe._config_paths import _describe, _KeyPath, _Problem, _raise_problems
 from mcp_troupe._config_schema import _LIMITS_SCHEMA, _SERVER_KEYS, _schema_problems, _strings
@@ -186,7 +186,20 @@ class ServerConfig:
 
     def __post_init__(self) -> None:
         # Code (and tests) may pass lists and dicts; freeze copies so that a config never changes under the
-        # actors that were started from it.
+        # actors that were started from it. parse_config checked all of this for a file; code building a
+        # ServerConfig itself gets the same refusal here, not a failure in an actor later.
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"ServerConfig name= must be a non-empty string, got {self.name!r:.60}")
+        where = f"server {self.name!r}"
+        for option in ("command", "url", "cwd"):
+            value = getattr(self, option)
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{where}: {option} must be a string, got {type(value).__name__}")
+        if self.command is not None and self.url is not None:
+            raise ValueError(f"{where}: give command (a stdio server) or url (an HTTP server), not both")
+        _check_choice(where, "trust_level", self.trust_level, get_args(TrustLevel))
+        _check_choice(where, "auth", self.auth, get_args(AuthKind))
+        _check_choice(where, "protocol", self.protocol, PINS)
         if isinstance(self.args, str):
             # A string is iterable by its characters: each would have become an argument of its own.
             raise TypeError(f"ServerConfig args= must be a list of strings, got str ({self.args!r:.60})")
@@ -226,6 +239,13 @@ class ToolSearchConfig:
     embeddings: Literal["auto", "on", "off"] = "auto"
     """The ranking's optional embedding model (``mcp-troupe[search]``): ``auto`` uses it when installed."""
 
+    def __post_init__(self) -> None:
+        where = "tool_search"
+        _check_choice(where, "mode", self.mode, ("auto", "on", "off"))
+        _check_choice(where, "embeddings", self.embeddings, ("auto", "on", "off"))
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or self.threshold < 0:
+            raise ValueError(f"{where}: threshold must be an integer >= 0, got {self.threshold!r:.60}")
+
 
 @dataclass(frozen=True, slots=True)
 class TroupeConfig:
@@ -259,8 +279,29 @@ class TroupeConfig:
                     f"TroupeConfig servers[{key!r}] must be a ServerConfig (stdio_server(...) or "
                     f"ServerConfig(...)), got {type(server).__name__}"
                 )
+            if server.name != key:
+                # (The registry named the server by its key and its actors by its name.)
+                raise ValueError(
+                    f"TroupeConfig servers[{key!r}] holds the ServerConfig of {server.name!r}: a server is "
+                    "keyed by its own name"
+                )
+        where = "TroupeConfig"
+        _check_choice(where, "security_policy", self.security_policy, get_args(SecurityPolicy))
+        _check_choice(where, "profile", self.profile, get_args(Profile))
+        _check_choice(where, "network_policy", self.network_policy, get_args(NetworkPolicy))
+        _check_choice(where, "approval_mode", self.approval_mode, get_args(ApprovalMode))
+        if isinstance(self.allow, str):
+            # (Iterated, one pattern per character.)
+            raise TypeError(f"TroupeConfig allow= must be a list of patterns, got str ({self.allow!r:.60})")
         object.__setattr__(self, "servers", types.MappingProxyType(dict(self.servers)))
         object.__setattr__(self, "allow", tuple(self.allow))
+
+
+def _check_choice(where: str, option: str, value: object, choices: tuple[object, ...]) -> None:
+    """Refuse ``value`` unless it is one of ``choices`` (a config built in code: the file's were checked)."""
+    if not isinstance(value, str) or value not in choices:
+        listed = ", ".join(str(choice) for choice in choices)
+        raise ValueError(f"{where}: {option} must be one of {listed}, got {value!r:.60}")
 
 
 # --- public entry points --------------------------------------------------------------------------------
@@ -546,9 +587,12 @@ def _server(
     if auth == "oauth" and oauth is None:
         oauth = OAuthConfig()
     roots, log_level, max_call_time = _host_keys(raw, path, timeout, problems)
+    if not name:
+        return None  # (an empty name is reported; ServerConfig refuses one)
     return ServerConfig(
         name=name,
-        command=command if isinstance(command, str) else None,
+        # (With both given, a problem is reported and this config is never returned.)
+        command=command if isinstance(command, str) and not isinstance(url, str) else None,
         args=tuple(arg for arg in args if isinstance(arg, str)) if isinstance(args, list) else (),
         env=env,
         cwd=cwd if isinstance(cwd, str) else None,

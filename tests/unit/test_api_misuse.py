@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from mcp_troupe import Troupe, TroupeConfig, adapters, load_config, parse_config
-from mcp_troupe.config import ServerConfig, stdio_server
+from mcp_troupe.config import ServerConfig, ToolSearchConfig, stdio_server
 from mcp_troupe.errors import ConfigError, TroupeClosed
 from mcp_troupe.types import ToolResult, ToolSpec
 
@@ -392,6 +392,41 @@ def test_a_tool_result_is_rendered_from_a_tool_result_only(render: Callable[[], 
             "servers['s'] must be a ServerConfig",
         ),
         (lambda: TroupeConfig(servers=[stdio_server("s", "x")]), TypeError, "servers= must map names to"),
+        (lambda: ServerConfig(name=5, command="x"), TypeError, "name= must be a non-empty string, got 5"),
+        (lambda: ServerConfig(name="", command="x"), TypeError, "name= must be a non-empty string, got ''"),
+        (lambda: ServerConfig(name="s", command=["x"]), TypeError, "server 's': command must be a string"),
+        (
+            lambda: ServerConfig(name="s", command="x", url="http://127.0.0.1:1/mcp"),
+            ValueError,
+            "server 's': give command (a stdio server) or url (an HTTP server), not both",
+        ),
+        (
+            lambda: ServerConfig(name="s", command="x", trust_level="full"),
+            ValueError,
+            "server 's': trust_level must be one of trusted, untrusted, got 'full'",
+        ),
+        (lambda: ServerConfig(name="s", url="http://h/mcp", auth="basic"), ValueError, "auth must be one of"),
+        (
+            lambda: ServerConfig(name="s", command="x", protocol="2099-01-01"),
+            ValueError,
+            "server 's': protocol must be one of auto, legacy, modern, 2026-07-28",
+        ),
+        (
+            lambda: TroupeConfig(approval_mode="x"),
+            ValueError,
+            "TroupeConfig: approval_mode must be one of ask, auto, deny, got 'x'",
+        ),
+        (lambda: TroupeConfig(security_policy="off"), ValueError, "security_policy must be one of block"),
+        (lambda: TroupeConfig(network_policy=True), ValueError, "network_policy must be one of allow, deny"),
+        (lambda: TroupeConfig(profile="server"), ValueError, "profile must be one of interactive"),
+        (lambda: TroupeConfig(allow="fs"), TypeError, "allow= must be a list of patterns, got str"),
+        (
+            lambda: TroupeConfig(servers={"a": stdio_server("b", "x")}),
+            ValueError,
+            "servers['a'] holds the ServerConfig of 'b'",
+        ),
+        (lambda: ToolSearchConfig(mode="always"), ValueError, "tool_search: mode must be one of auto, on"),
+        (lambda: ToolSearchConfig(threshold=-1), ValueError, "threshold must be an integer >= 0, got -1"),
     ],
     ids=[
         "stdio-name-int",
@@ -406,6 +441,21 @@ def test_a_tool_result_is_rendered_from_a_tool_result_only(render: Callable[[], 
         "server-connect-zero",
         "troupe-server-dict",
         "troupe-servers-list",
+        "server-name-int",
+        "server-name-empty",
+        "server-command-list",
+        "server-command-and-url",
+        "server-trust-level",
+        "server-auth",
+        "server-protocol",
+        "troupe-approval-mode",
+        "troupe-security-policy",
+        "troupe-network-policy",
+        "troupe-profile",
+        "troupe-allow-str",
+        "troupe-key-not-name",
+        "search-mode",
+        "search-threshold",
     ],
 )
 def test_a_configuration_built_in_code_is_checked_as_it_is_built(
