@@ -83,6 +83,10 @@ class ToolSpec:
     """Policy findings that did not reject the tool (``mcpSecurityPolicy: warn``, or a trusted server)."""
     icons: tuple[Mapping[str, Any], ...] = ()
     """2025-11-25+: the tool's icons whose source is ``https:`` or ``data:image/`` (nothing else is kept)."""
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    """The definition's ``_meta``, for the host: for instance an MCP Apps UI's ``ui.resourceUri``
+    (docs/resources-and-prompts.md). It is never shown to the model, and it is not part of the fingerprint
+    that approvals and reviews are recorded by."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,6 +71,18 @@ def test_sdk_server_tools_are_listed_under_qualified_names(tools_troupe: Troupe)
     assert set(add.input_schema["properties"]) == {"a", "b"}
 
 
+def test_a_tools_title_safe_icons_and_meta_reach_its_spec(tools_troupe: Troupe) -> None:
+    add = next(spec for spec in tools_troupe.tools() if spec.name == "mcp__tools__add")
+
+    assert add.title == "Add two numbers"
+    # The javascript: icon is dropped; the https one is kept with its fields as the server sent them.
+    icon = {"src": "https://example.com/icons/add.png", "mimeType": "image/png", "sizes": ["48x48"]}
+    assert add.icons == (icon,)
+    assert add.meta == {"ui": {"resourceUri": "ui://troupe/add"}}
+    echo = next(spec for spec in tools_troupe.tools() if spec.name == "mcp__tools__echo")
+    assert (echo.title, echo.icons, dict(echo.meta)) == (None, (), {})
+
+
 def test_sdk_server_reports_its_tool_count_and_identity(tools_troupe: Troupe) -> None:
     status = status_of(tools_troupe, "tools")
 

@@ -54,6 +54,7 @@ def test_a_tool_spec_equals_the_dataclass_one(
         "is_quarantined": quarantined,
         "warnings": warnings,
         "icons": (),
+        "meta": {"ui": {"resourceUri": f"ui://{name}"}},
     }
     made, expected = TOOL_SPEC(**values), ToolSpec(**values)  # type: ignore[arg-type]
     assert made == expected and repr(made) == repr(expected)

@@ -12,6 +12,7 @@ import pytest
 
 from mcp_troupe.errors import ProtocolError
 from mcp_troupe.protocol.mcp import (
+    NO_META,
     PageGuard,
     ToolDefinition,
     call_tool_params,
@@ -204,6 +205,31 @@ def test_display_title_prefers_title_then_annotations_title_then_name(
     fields: dict[str, Any], expected: str
 ) -> None:
     assert parse_tool(_tool(**fields)).display_title == expected
+
+
+# --- _meta ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("meta", "expected"),
+    [
+        ({"ui": {"resourceUri": "ui://app/view"}}, {"ui": {"resourceUri": "ui://app/view"}}),
+        ({}, {}),
+        ("ui://app/view", {}),
+        (["ui"], {}),
+        (None, {}),
+    ],
+    ids=repr,
+)
+def test_a_definitions_meta_is_kept_when_it_is_an_object(meta: object, expected: dict[str, Any]) -> None:
+    tool = parse_tool(_tool(_meta=meta))
+
+    assert dict(tool.meta) == expected
+    if not expected:
+        # Every definition without one shares the same read-only empty mapping.
+        assert tool.meta is NO_META
+        with pytest.raises(TypeError):
+            tool.meta["x"] = 1  # type: ignore[index]
 
 
 # --- parse_tools_page -----------------------------------------------------------------------------------

@@ -779,6 +779,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             is_quarantined=is_quarantined,
             warnings=verdict.warnings,
             icons=tool.icons,
+            meta=tool.meta,
         )
         self._routes[qualified] = _Route(server, tool.name, verdict.fingerprint)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from mcp_troupe.errors import ProtocolError
@@ -138,6 +139,10 @@ def parse_initialize_result(result: Mapping[str, Any]) -> InitializeResult:
     )
 
 
+NO_META: Mapping[str, Any] = MappingProxyType({})
+"""The ``meta`` of every definition that has no ``_meta`` (read-only, shared)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ToolDefinition:
     """A tool as the server published it."""
@@ -150,6 +155,8 @@ class ToolDefinition:
     annotations: Mapping[str, Any] = field(default_factory=dict)
     icons: tuple[Mapping[str, Any], ...] = ()
     """2025-11-25+: the icons whose ``src`` is safe to show (``https:`` or ``data:``)."""
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    """The definition's ``_meta`` object (empty when it has none, or one that is not an object)."""
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -180,6 +187,7 @@ def parse_tool(obj: object) -> ToolDefinition:
         raise ProtocolError(f"tool {name!r}: 'outputSchema' must be an object")
     annotations = obj.get("annotations")
     icons = safe_icons(obj.get("icons"))
+    meta = obj.get("_meta")
     return ToolDefinition(
         name=name,
         input_schema=input_schema,
@@ -188,6 +196,8 @@ def parse_tool(obj: object) -> ToolDefinition:
         output_schema=output_schema,
         annotations=annotations if isinstance(annotations, dict) else {},
         icons=icons,
+        # (One shared empty mapping for the many definitions without one: a first connect makes thousands.)
+        meta=meta if isinstance(meta, dict) and meta else NO_META,
         raw=obj,
     )
 

@@ -3,7 +3,8 @@
 Run it as ``python tests/interop/servers/sdk_tools.py``. Its tools cover the shapes a client must handle:
 
 - ``add(a, b) -> int``: a plain result; the SDK also sends ``structuredContent`` ``{"result": a + b}`` and an
-  ``outputSchema``, because the return type is annotated.
+  ``outputSchema``, because the return type is annotated. Its definition has a ``title``, two ``icons`` (one
+  with a ``javascript:`` source a client must not show) and a ``_meta`` naming an MCP Apps UI resource.
 - ``echo(text) -> str`` and ``greet(name="world") -> str``: text, with a required and an optional argument.
 - ``fail()``: raises ``ToolError``, so the SDK answers a ``CallToolResult`` with ``isError: true`` and the
   message as its text (not a JSON-RPC error). Any other exception would also give ``isError``, but the SDK
@@ -21,11 +22,19 @@ import asyncio
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import Icon
 
 server = MCPServer("sdk-tools", version="1.0.0", instructions="Interop test server for mcp-troupe.")
 
 
-@server.tool()
+@server.tool(
+    title="Add two numbers",
+    icons=[
+        Icon(src="https://example.com/icons/add.png", mime_type="image/png", sizes=["48x48"]),
+        Icon(src="javascript:alert(1)"),  # not a scheme a client may show: dropped
+    ],
+    meta={"ui": {"resourceUri": "ui://troupe/add"}},
+)
 def add(a: int, b: int) -> int:
     """Add two integers."""
     return a + b
