@@ -21,6 +21,7 @@ from typing import Any
 
 import anyio.to_thread
 
+from mcp_troupe._loop_watch import LoopStallWatch
 from mcp_troupe.types import Risk
 
 __all__ = ["ApprovalRequest", "Approver", "approve_all", "ask"]
@@ -78,12 +79,14 @@ async def ask(approver: Approver, request: ApprovalRequest) -> tuple[bool, str]:
     """Put ``request`` to ``approver``; return ``(approved, why)``. Never raises: a failure refuses."""
     try:
         if inspect.iscoroutinefunction(approver):
-            answer: object = await approver(request)
+            with LoopStallWatch(f"the approver (asked about {request.tool})"):
+                answer: object = await approver(request)
         else:
             # A sync approver may block on input(); it must never hold the loop.
             answer = await anyio.to_thread.run_sync(approver, request, abandon_on_cancel=True)
             if inspect.isawaitable(answer):
-                answer = await answer
+                with LoopStallWatch(f"the approver (asked about {request.tool})"):
+                    answer = await answer
     except asyncio.CancelledError:
         task = asyncio.current_task()
         if task is None or task.cancelling() > 0:

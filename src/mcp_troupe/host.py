@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 import anyio
 import anyio.to_thread
 
+from mcp_troupe._loop_watch import LoopStallWatch
 from mcp_troupe.approval import ApprovalRequest, Approver, ask
 from mcp_troupe.config import ServerConfig, TroupeConfig
 from mcp_troupe.policy.gate import decide
@@ -579,7 +580,8 @@ class Host:
         try:
             with anyio.fail_after(timeout):
                 if _is_async(handler):
-                    answer = await handler(argument)
+                    with LoopStallWatch(f"server {server}{cb.SERVING.get()}: the {what} handler"):
+                        answer = await handler(argument)
                 else:
                     if self._limiter is None:
                         self._limiter = anyio.CapacityLimiter(HANDLER_THREADS)
@@ -588,7 +590,8 @@ class Host:
                         handler, argument, abandon_on_cancel=True, limiter=self._limiter
                     )
                 if inspect.isawaitable(answer):
-                    answer = await answer
+                    with LoopStallWatch(f"server {server}{cb.SERVING.get()}: the {what} handler"):
+                        answer = await answer
         except TimeoutError:
             log.warning(
                 "server %s%s: the %s handler did not answer within %g s",

@@ -318,6 +318,36 @@ def test_a_handler_that_blocks_fails_its_request_at_the_servers_timeout_and_hold
         assert served.call(*COUNT, timeout=CALL_TIMEOUT).text == "counted 1"
 
 
+def test_an_async_handler_that_blocks_the_loop_is_named_in_one_warning(
+    troupe: tuple[Troupe, Dispatch], caplog: pytest.LogCaptureFixture
+) -> None:
+    """An async handler that blocks holds every server's traffic and nothing can preempt it; the operator is
+    told which handler did it, and for how long (before: nothing said why every server stalled)."""
+    served, dispatch = troupe
+
+    async def sleeps_on_the_loop(request: Any) -> Any:
+        time.sleep(1.2)  # the misbehaviour under test (under HANDLER_TIMEOUT)
+        return {"action": "decline"}
+
+    dispatch.current["elicit"] = sleeps_on_the_loop
+    result = served.call("mcp__host__ask_profile", {}, timeout=CALL_TIMEOUT)
+    assert not result.is_error, result.text
+    held = [message for message in host_warnings(caplog) if "held the troupe's I/O loop" in message]
+    assert len(held) == 1, host_warnings(caplog)
+    assert held[0].startswith("server host (elicitation/create, JSON-RPC id "), held[0]
+    assert "the elicitation handler held the troupe's I/O loop for 1." in held[0], held[0]
+    # One that awaits as long is not named.
+    caplog.clear()
+
+    async def awaits(request: Any) -> Any:
+        await asyncio.sleep(1.2)
+        return {"action": "decline"}
+
+    dispatch.current["elicit"] = awaits
+    assert not served.call("mcp__host__ask_profile", {}, timeout=CALL_TIMEOUT).is_error
+    assert not [message for message in host_warnings(caplog) if "held the troupe" in message]
+
+
 def test_handlers_that_call_the_troupe_again(troupe: tuple[Troupe, Dispatch]) -> None:
     served, dispatch = troupe
 
