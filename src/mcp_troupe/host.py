@@ -49,6 +49,7 @@ from mcp_troupe.policy.gate import decide
 from mcp_troupe.protocol import callbacks as cb
 from mcp_troupe.protocol import jsonrpc
 from mcp_troupe.protocol.callbacks import CallbackError
+from mcp_troupe.protocol.tasks import EXTENSION as TASKS_EXTENSION
 from mcp_troupe.types import Risk
 
 if TYPE_CHECKING:
@@ -279,6 +280,7 @@ class Host:
         roots: Roots | None = None,
         log_handler: LogHandler | None = None,
         progress_handler: ProgressHandler | None = None,
+        extensions: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         for option, handler in (
             ("approver", approver),
@@ -301,6 +303,11 @@ class Host:
                 )
             roots = tuple(roots)
             cb.roots_result(roots)  # a bad entry is the caller's mistake: say so now, not to the first server
+        # The extensions the host supports, declared to every server of 2025-11-25 or later (MCP Apps' UI,
+        # say); the tasks extension is the troupe's own to declare.
+        self.extensions = (
+            {} if extensions is None else cb.check_extensions(extensions, reserved=(TASKS_EXTENSION,))
+        )
         self.config = config
         self.approver = approver
         self.elicitation_handler = elicitation_handler
@@ -355,6 +362,7 @@ class Host:
             sampling=self.sampling_handler is not None,
             roots=roots is not None,
             roots_change=callable(roots),
+            extensions=self.extensions,
         )
         self._declared[server] = capabilities
         return capabilities

@@ -173,6 +173,11 @@ class Troupe:
         log_handler: receives every server log message as a :class:`~mcp_troupe.host.LogEntry` (they also go
             to the Python logger ``mcp_troupe.server.<name>``).
         progress_handler: receives every :class:`~mcp_troupe.host.ProgressEvent` of every call.
+        extensions: MCP extensions the host supports, declared to every server that speaks 2025-11-25 or
+            later, as ``{identifier: settings}``: for an MCP Apps host,
+            ``{"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}``. The host
+            then does what the extension asks of it (``ToolSpec.meta`` holds the tools' ``_meta.ui``); the
+            tasks extension is the troupe's own (``docs/tasks.md``).
 
         Every handler may be sync (run in a worker thread) or async (awaited on the I/O loop). With none
         installed nothing is declared to the servers; see ``docs/host-callbacks.md``.
@@ -190,6 +195,7 @@ class Troupe:
         log_handler: LogHandler | None = None,
         progress_handler: ProgressHandler | None = None,
         io_loop: asyncio.AbstractEventLoop | None = None,
+        extensions: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         if not isinstance(config, TroupeConfig):
             hint = (
@@ -226,6 +232,7 @@ class Troupe:
             roots=roots,
             log_handler=log_handler,
             progress_handler=progress_handler,
+            extensions=extensions,
         )
         self._runtime: Runtime | None = None
         self._registry: pykka.ActorRef[Any] | None = None

@@ -88,6 +88,15 @@ class ToolSpec:
     (docs/resources-and-prompts.md). It is never shown to the model, and it is not part of the fingerprint
     that approvals and reviews are recorded by."""
 
+    @property
+    def is_app_only(self) -> bool:
+        """MCP Apps (``io.modelcontextprotocol/ui``): the server made this tool visible to its UI alone
+        (``_meta.ui.visibility`` without ``"model"``). The adapters and ``mcp_tool_search`` leave it out of
+        what the model sees; the host's app bridge may still call it."""
+        ui = self.meta.get("ui") if self.meta else None
+        visibility = ui.get("visibility") if isinstance(ui, Mapping) else None
+        return isinstance(visibility, list) and "model" not in visibility
+
 
 @dataclass(frozen=True, slots=True)
 class ToolResult:

@@ -24,6 +24,8 @@ from mcp_troupe.host import ElicitationRequest
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(60)]
 
 asked: list[ElicitationRequest] = []
+UI = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
+"""An MCP Apps host's declaration, beside the tasks extension the troupe declares itself."""
 
 
 def name_yourself(request: ElicitationRequest) -> dict[str, Any]:
@@ -54,7 +56,7 @@ def troupe(request: pytest.FixtureRequest, python: str, servers_dir: Path) -> It
         )
     try:
         config = TroupeConfig(approval_mode="auto", servers={"tasks": server}, network_policy="allow")
-        with Troupe(config, elicitation_handler=name_yourself) as troupe:
+        with Troupe(config, elicitation_handler=name_yourself, extensions=UI) as troupe:
             troupe.wait_ready(timeout=30)
             (status,) = troupe.status()
             assert status.state is ServerState.READY, status.last_error
@@ -78,6 +80,12 @@ def is_http(troupe: Troupe) -> bool:
 
 def journal(troupe: Troupe) -> list[str]:
     return troupe.call("mcp__tasks__journal", {}, timeout=10).text.splitlines()
+
+
+def test_the_hosts_extensions_are_declared_on_each_request_beside_the_tasks_one(troupe: Troupe) -> None:
+    declared = troupe.call("mcp__tasks__declared_extensions", {}, timeout=10).text.splitlines()
+
+    assert declared == ["io.modelcontextprotocol/tasks", "io.modelcontextprotocol/ui"]
 
 
 def test_an_unsolicited_task_is_polled_fed_its_input_through_tasks_update_and_finished(

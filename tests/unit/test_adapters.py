@@ -180,6 +180,32 @@ def test_quarantined_tools_are_left_out() -> None:
     assert tools == [] and "quarantined" in tools.excluded["mcp__s__t"]
 
 
+@pytest.mark.parametrize(
+    ("meta", "is_app_only"),
+    [
+        ({"ui": {"resourceUri": "ui://s/view", "visibility": ["app"]}}, True),
+        ({"ui": {"visibility": []}}, True),
+        ({"ui": {"resourceUri": "ui://s/view", "visibility": ["model", "app"]}}, False),
+        ({"ui": {"resourceUri": "ui://s/view"}}, False),  # the default: model and app
+        ({"ui": {"visibility": "app"}}, False),  # not a list: not a visibility at all
+        ({"ui": "ui://s/view"}, False),
+        ({}, False),
+    ],
+    ids=repr,
+)
+def test_mcp_apps_app_only_tools_are_left_out_of_every_providers_list(
+    meta: dict[str, Any], is_app_only: bool
+) -> None:
+    tool = ToolSpec("mcp__s__t", "t", "s", "d", {"type": "object"}, meta=meta)
+    assert tool.is_app_only is is_app_only
+    for build in (adapters.openai_tools, adapters.anthropic_tools, adapters.gemini_tools):
+        tools = build([tool])
+        if is_app_only:
+            assert tools == [] and "visible to the server's app alone" in tools.excluded["mcp__s__t"]
+        else:
+            assert len(tools) == 1 and not tools.excluded
+
+
 # ---- schema conversion and the way back ---------------------------------------------------------------
 
 

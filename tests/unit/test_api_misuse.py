@@ -66,6 +66,8 @@ BAD_OPTIONS = [
     ),
     ({"builtin_tools": 5}, "builtin_tools must be a list of tool names, got int"),
     ({"builtin_tools": ["read_file", 5]}, "builtin_tools[1] must be a tool name (a string), got 5"),
+    ({"extensions": "io.modelcontextprotocol/ui"}, "extensions must map extension identifiers to settings"),
+    ({"extensions": {"io.modelcontextprotocol/ui": []}}, "/ui'] must be a settings object"),
 ]
 
 

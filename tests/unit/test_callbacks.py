@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,53 @@ def test_each_revision_gets_its_own_shapes() -> None:
     }
     # 2026-07-28 removed notifications/roots/list_changed.
     assert caps("2026-07-28")["roots"] == {}
+
+
+UI = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-06-18", "2025-11-25", "2026-07-28"])
+def test_host_extensions_are_declared_from_2025_11_25_on_and_valid_there(version: str) -> None:
+    capabilities = cb.client_capabilities(
+        version, elicitation=False, sampling=False, roots=False, roots_change=False, extensions=UI
+    )
+
+    assert list(validator(version, "ClientCapabilities").iter_errors(capabilities)) == []
+    if version >= "2025-11-25":
+        assert capabilities == {"extensions": UI}
+        # A copy: the declaration cannot change under the caller, nor the caller's under it.
+        capabilities["extensions"]["io.modelcontextprotocol/ui"]["mimeTypes"] = []
+        assert UI["io.modelcontextprotocol/ui"]["mimeTypes"] == ["text/html;profile=mcp-app"]
+    else:
+        assert capabilities == {}  # the revisions before it define no extensions
+
+
+@pytest.mark.parametrize(
+    ("extensions", "error", "message"),
+    [
+        ("io.modelcontextprotocol/ui", TypeError, "extensions must map extension identifiers"),
+        ({"ui": {}}, ValueError, "'ui' is not an extension identifier"),
+        ({"io.modelcontextprotocol/": {}}, ValueError, "is not an extension identifier"),
+        ({"-bad.example/x": {}}, ValueError, "is not an extension identifier"),
+        ({5: {}}, ValueError, "5 is not an extension identifier"),
+        ({"io.modelcontextprotocol/ui": ["text/html"]}, TypeError, "must be a settings object"),
+        ({"io.modelcontextprotocol/ui": {"n": float("nan")}}, ValueError, "cannot be written as JSON"),
+        ({"io.modelcontextprotocol/tasks": {}}, ValueError, "declared by the troupe itself"),
+    ],
+    ids=["str", "no-prefix", "no-name", "bad-label", "int", "list", "nan", "reserved"],
+)
+def test_bad_host_extensions_are_refused_naming_the_entry(
+    extensions: object, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        cb.check_extensions(extensions, reserved=("io.modelcontextprotocol/tasks",))
+
+
+def test_good_host_extensions_are_copied() -> None:
+    given_extensions = {"com.example.tools/trace": {}, **UI}
+    checked = cb.check_extensions(given_extensions)
+
+    assert checked == given_extensions and checked is not given_extensions
 
 
 def test_static_roots_promise_no_change_notifications() -> None:

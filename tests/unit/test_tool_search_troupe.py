@@ -150,3 +150,35 @@ class _Meaning:
         if texts and "meaningful" in texts[0]:
             matrix = numpy.asarray([[1.0, 0.0]] * len(texts), dtype=numpy.float32)
         return matrix / numpy.linalg.norm(matrix, axis=1, keepdims=True)
+
+
+def test_an_mcp_apps_app_only_tool_is_never_found_for_the_model() -> None:
+    from mcp_troupe.actors.registry_search import ToolSearch
+    from mcp_troupe.types import ToolSpec
+
+    config = parse_config({"tools": {"mcp": {"tool_search": {"mode": "on", "embeddings": "off"}}}})
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    table = {
+        spec.name: spec
+        for spec in (
+            ToolSpec("mcp__w__forecast", "forecast", "w", "Weather forecast for a city", schema),
+            ToolSpec(
+                "mcp__w__forecast_refresh",
+                "forecast_refresh",
+                "w",
+                "Weather forecast for a city, refreshed for the forecast view",
+                schema,
+                meta={"ui": {"resourceUri": "ui://w/forecast", "visibility": ["app"]}},
+            ),
+        )
+    }
+    search = ToolSearch(
+        config,
+        table=lambda: table,
+        entries_of=lambda server: list(table.values()),
+        is_ready=lambda server: True,
+        schedule=lambda: None,
+    )
+    search.reindex(["w"])
+
+    assert [spec.name for spec in search.search("weather forecast for a city", 5)] == ["mcp__w__forecast"]

@@ -75,13 +75,14 @@ class ToolSearch:
         msg.reply_to.set_result(search_result(self.search(query, limit)))
 
     def search(self, query: str, limit: int) -> list[ToolSpec]:
-        """The tools that best fit ``query`` among those callable now: connected, not quarantined, and
-        allowed by the gate (withheld tools are never in the table, so never offered)."""
+        """The tools that best fit ``query`` among those callable now: connected, not quarantined, meant for
+        the model (not an MCP Apps app-only tool) and allowed by the gate (withheld tools are never in the
+        table, so never offered)."""
         table = self._table()
 
         def is_callable(key: str) -> bool:
             spec = table.get(key)
-            if spec is None or spec.is_quarantined or not self._is_ready(spec.server):
+            if spec is None or spec.is_quarantined or spec.is_app_only or not self._is_ready(spec.server):
                 return False
             return gate_decision(self._config, spec.name, spec.capabilities, spec.risk).allowed
 

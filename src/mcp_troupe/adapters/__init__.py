@@ -192,6 +192,9 @@ def _build(
         if spec.is_quarantined:
             excluded[spec.name] = "quarantined: its definition changed since it was approved"
             continue
+        if spec.is_app_only:
+            excluded[spec.name] = "visible to the server's app alone (MCP Apps _meta.ui.visibility)"
+            continue
         name = _provider_name(provider, spec.name)
         try:
             definition, mapping = convert(spec, name)

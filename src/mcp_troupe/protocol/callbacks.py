@@ -24,6 +24,7 @@ human said no.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -138,7 +139,13 @@ def _invalid(message: str) -> CallbackError:
 
 
 def client_capabilities(
-    version: str, *, elicitation: bool, sampling: bool, roots: bool, roots_change: bool
+    version: str,
+    *,
+    elicitation: bool,
+    sampling: bool,
+    roots: bool,
+    roots_change: bool,
+    extensions: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The client ``capabilities`` to declare for protocol ``version``, given the installed handlers.
 
@@ -163,7 +170,47 @@ def client_capabilities(
         capabilities["sampling"] = {"tools": {}} if is_2025_11 else {}
     if elicitation and version >= "2025-06-18":
         capabilities["elicitation"] = {"form": {}, "url": {}} if is_2025_11 else {}
+    if extensions and is_2025_11:
+        # spec: 2026-07-28 schema ClientCapabilities.extensions (SEP-2133); the 2025-11-25 extensions (MCP
+        # Apps, SEP-1865) read the same map, which that revision's open capabilities object allows.
+        capabilities["extensions"] = {name: dict(settings) for name, settings in extensions.items()}
     return capabilities
+
+
+_LABEL = r"[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+_EXTENSION_ID = re.compile(rf"{_LABEL}(?:\.{_LABEL})*/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
+"""An extension identifier: a ``_meta``-style key with its prefix (``io.modelcontextprotocol/ui``)."""
+
+
+def check_extensions(extensions: object, *, reserved: tuple[str, ...] = ()) -> dict[str, dict[str, Any]]:
+    """The host's ``extensions`` option checked: identifier → settings object (JSON), in a copy; raises
+    ``TypeError``/``ValueError`` naming the entry that is wrong. ``reserved`` identifiers are the troupe's own
+    to declare."""
+    if not isinstance(extensions, Mapping):
+        raise TypeError(
+            "extensions must map extension identifiers to settings objects "
+            f"({{'io.modelcontextprotocol/ui': {{...}}}}), got {type(extensions).__name__}"
+        )
+    checked: dict[str, dict[str, Any]] = {}
+    for name, settings in extensions.items():
+        if not isinstance(name, str) or not _EXTENSION_ID.fullmatch(name):
+            raise ValueError(
+                f"extensions: {name!r:.80} is not an extension identifier (a prefix, '/', a name: "
+                "'io.modelcontextprotocol/ui')"
+            )
+        if name in reserved:
+            raise ValueError(f"extensions: {name!r} is declared by the troupe itself; leave it out")
+        if not isinstance(settings, Mapping):
+            raise TypeError(
+                f"extensions[{name!r}] must be a settings object (a mapping; {{}} for none), "
+                f"got {type(settings).__name__}"
+            )
+        try:
+            json.dumps(settings, allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise ValueError(f"extensions[{name!r}] cannot be written as JSON: {exc}") from None
+        checked[name] = dict(settings)
+    return checked
 
 
 # ---- elicitation ----------------------------------------------------------------------------------------

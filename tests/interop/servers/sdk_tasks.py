@@ -24,7 +24,8 @@ that cannot answer without a task MUST):
 
 Tool ``journal()`` (not a task) answers the task methods this process received so far, one per line
 (``tasks/cancel <taskId>`` ..., and over HTTP ``header <method> <Mcp-Name>``), so a test can check what the
-client sent.
+client sent; ``declared_extensions()`` (not a task) the extension identifiers its request's client
+capabilities declared.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from typing import Any
 import anyio
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, MethodBinding
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolRequestParams, RequestParams
 from pydantic import ConfigDict
@@ -246,6 +247,12 @@ def build_server() -> MCPServer:
     async def journal() -> str:
         """The task methods received so far, one per line."""
         return "\n".join(JOURNAL)
+
+    @server.tool()
+    async def declared_extensions(ctx: Context) -> str:  # type: ignore[type-arg]
+        """The extension identifiers this request's client capabilities declare, one per line."""
+        declared = ctx.client_capabilities.model_dump(by_alias=True, exclude_none=True).get("extensions")
+        return "\n".join(sorted(declared or {}))
 
     return server
 
