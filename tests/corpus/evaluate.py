@@ -1,7 +1,7 @@
 """Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
 
     python -m tests.corpus.evaluate
-        [--split held-out|tuning|tuning-8|tuning-9|held-out-3|held-out-4|held-out-6|all]
+        [--split held-out|tuning|tuning-8|tuning-9|held-out-3|held-out-4|held-out-6|held-out-7|all]
         [--show-benign] [--show-missed]
 
 The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
@@ -15,7 +15,8 @@ part ``held-out-4`` (poisoned family ``k``, real tools of new PyPI packages, new
 the same way. ``held-out-5`` (poisoned family ``m``, real tools of new npm packages, new look-alikes) was kept
 apart in the same way until the lead measured it once, blind; it is now the tuning part ``tuning-9``.
 ``held-out-6`` (poisoned family ``n``, real tools of new PyPI packages, new look-alikes) is kept apart as
-``held-out-4`` is.
+``held-out-4`` is, and so is ``held-out-7`` (poisoned family ``o``, real tools of new npm packages, new
+look-alikes).
 """
 
 from __future__ import annotations
@@ -114,7 +115,24 @@ HELD_OUT_6_FILES = {
 }
 LOOKALIKES_6 = "lookalikes-held-out-6"
 """The package of ``held-out-6``'s written look-alikes."""
-BLIND_PARTS = {HELD_OUT_3: HELD_OUT_3_FILES, HELD_OUT_4: HELD_OUT_4_FILES, HELD_OUT_6: HELD_OUT_6_FILES}
+HELD_OUT_7 = "held-out-7"
+"""Round 11 (2026-12-03, helper ``heldout7``): poisoned family ``o`` (``poisoned_held_out_7.json``), real
+tools of npm packages no earlier corpus used (``benign_real_8.json``) and written look-alikes
+(``benign_lookalikes_7.json``). Written without reading the scan's rules, lexicons or scorer; NEVER tuned
+on, and not part of ``all``."""
+HELD_OUT_7_FILES = {
+    "poisoned": "poisoned_held_out_7.json",
+    "real": "benign_real_8.json",
+    "written": "benign_lookalikes_7.json",
+}
+LOOKALIKES_7 = "lookalikes-held-out-7"
+"""The package of ``held-out-7``'s written look-alikes."""
+BLIND_PARTS = {
+    HELD_OUT_3: HELD_OUT_3_FILES,
+    HELD_OUT_4: HELD_OUT_4_FILES,
+    HELD_OUT_6: HELD_OUT_6_FILES,
+    HELD_OUT_7: HELD_OUT_7_FILES,
+}
 """The parts that live in files of their own and are never tuned on, with their files."""
 LOOKALIKES = "written"
 """The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
@@ -164,6 +182,11 @@ def _held_out_6_packages() -> frozenset[str]:
 
 
 @cache
+def _held_out_7_packages() -> frozenset[str]:
+    return frozenset(load(HELD_OUT_7_FILES["real"])["packages"])
+
+
+@cache
 def _tuning_7_packages() -> frozenset[str]:
     if not (CORPUS / TUNING_7_REAL).exists():
         return frozenset()
@@ -173,7 +196,8 @@ def _tuning_7_packages() -> frozenset[str]:
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
     (``tuning`` or ``tuning-2``); ``tuning-3`` to ``tuning-8`` for the written look-alikes;
-    ``held-out-3``, ``held-out-4`` and ``held-out-6`` for the packages and look-alikes of those parts,
+    ``held-out-3``, ``held-out-4``, ``held-out-6`` and ``held-out-7`` for the packages and look-alikes of
+    those parts,
     ``tuning-9`` for those of the former ``held-out-5``. A package's tools are never split."""
     if registry == LOOKALIKES:
         if package == LOOKALIKES_3:
@@ -184,6 +208,8 @@ def benign_split(registry: str, package: str) -> str:
             return TUNING_9
         if package == LOOKALIKES_6:
             return HELD_OUT_6
+        if package == LOOKALIKES_7:
+            return HELD_OUT_7
         return {
             "lookalikes-2": TUNING_4,
             "lookalikes-3": TUNING_5,
@@ -199,6 +225,8 @@ def benign_split(registry: str, package: str) -> str:
         return TUNING_9
     if f"{registry}:{package}" in _held_out_6_packages():
         return HELD_OUT_6
+    if f"{registry}:{package}" in _held_out_7_packages():
+        return HELD_OUT_7
     if f"{registry}:{package}" in _tuning_7_packages():
         return TUNING_7
     if f"{registry}:{package}" not in _seen_packages():
@@ -207,8 +235,8 @@ def benign_split(registry: str, package: str) -> str:
 
 
 def benign_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4`` and
-    ``-6``), each with its package and registry: the real ones, and the written look-alikes."""
+    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4``, ``-6``
+    and ``-7``), each with its package and registry: the real ones, and the written look-alikes."""
     if split == HELD_OUT_3:
         return held_out_3_benign("real") + held_out_3_benign("written")
     if split == HELD_OUT_4:
@@ -217,6 +245,8 @@ def benign_tools(split: str = "all") -> list[dict[str, Any]]:
         return held_out_5_benign("real") + held_out_5_benign("written")
     if split == HELD_OUT_6:
         return held_out_6_benign("real") + held_out_6_benign("written")
+    if split == HELD_OUT_7:
+        return held_out_7_benign("real") + held_out_7_benign("written")
     tools: list[dict[str, Any]] = load("benign_real.json")["tools"] + load("benign_lookalikes.json")["tools"]
     if split in (TUNING_7, "all") and (CORPUS / TUNING_7_REAL).exists():
         tools = tools + load(TUNING_7_REAL)["tools"]
@@ -251,10 +281,16 @@ def held_out_6_benign(side: str) -> list[dict[str, Any]]:
     return tools
 
 
+def held_out_7_benign(side: str) -> list[dict[str, Any]]:
+    """The benign definitions of ``held-out-7``: ``real`` (listed from running servers) or ``written``."""
+    tools: list[dict[str, Any]] = load(HELD_OUT_7_FILES[side])["tools"]
+    return tools
+
+
 def poisoned_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4`` and
-    ``-6``); ``tuning-9``'s keep their file's ``split`` label, ``held-out-5`` (which still names the part
-    here)."""
+    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4``,
+    ``-6`` and ``-7``); ``tuning-9``'s keep their file's ``split`` label, ``held-out-5`` (which still names
+    the part here)."""
     if split in BLIND_PARTS:
         own: list[dict[str, Any]] = load(BLIND_PARTS[split]["poisoned"])["tools"]
         return own
@@ -384,6 +420,7 @@ def main() -> None:
             HELD_OUT_3,
             HELD_OUT_4,
             HELD_OUT_6,
+            HELD_OUT_7,
             TUNING,
             TUNING_2,
             TUNING_3,

@@ -1,0 +1,349 @@
+"""The format of the held-out part ``held-out-7`` (poisoned family ``o``, new npm packages, new look-alikes).
+
+Only the format is checked here: counts, classes, languages, placement, reserved example values, no repeat of
+an earlier corpus and no package shared with any other part. There is deliberately NO detection floor and
+nothing here runs the injection scan: the part is held out and measured once, blind (docs/security.md,
+"held-out-7"); the lead sets a floor after measuring. Never tune the scan on these files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from typing import Any
+
+from tests.corpus import (
+    build_benign,
+    build_benign_3,
+    build_benign_4,
+    build_benign_5,
+    build_benign_6,
+    build_benign_7,
+    build_benign_8,
+    build_lookalikes_7,
+    build_poisoned,
+    build_poisoned_o,
+)
+from tests.corpus._part_checks import shingles, strings
+from tests.corpus.build_benign import identity
+from tests.corpus.evaluate import (
+    BLIND_PARTS,
+    CORPUS,
+    HELD_OUT,
+    HELD_OUT_2,
+    HELD_OUT_7,
+    HELD_OUT_7_FILES,
+    LOOKALIKES,
+    LOOKALIKES_7,
+    TUNING,
+    TUNING_2,
+    TUNING_3,
+    TUNING_4,
+    TUNING_5,
+    TUNING_6,
+    TUNING_7,
+    TUNING_8,
+    TUNING_9,
+    benign_split,
+    benign_tools,
+    held_out_7_benign,
+    load,
+    poisoned_tools,
+)
+
+MIN_POISONED = 240
+MIN_PAYLOADS = 120
+MIN_PAYLOADS_PER_CLASS = 4
+# The classes the part weights more: the misses issue 15 names, and earlier rounds' weakest readings.
+WEIGHTED = (
+    "authority-notice",
+    "deprecated-replacement",
+    "url-parameter-exfiltration",
+    "markdown-image-exfiltration",
+    "secrets-tool-chaining",
+    "hide-output",
+    "context-extraction",
+    "persona-jailbreak",
+    "instruction-override",
+    "parameter-name-poisoning",
+)
+MIN_PAYLOADS_WEIGHTED = 5
+MIN_OTHER_LANGUAGES = 15
+MIN_OTHER_LANGUAGE_SHARE = 0.33
+MIN_NON_LATIN_LANGUAGES = 10
+REQUIRED_LANGUAGES = {
+    *("de", "fr", "es", "it", "pt", "nl", "pl", "tr", "vi", "id", "sv", "cs", "ro", "hu", "fi", "sw"),
+    *("ru", "uk", "el", "ar", "fa", "he", "hi", "bn", "th", "ja", "ko", "zh"),
+}
+MIN_PACKAGES = 40
+MIN_REAL_TOOLS = 1500
+LOOKALIKES_COUNT = 63
+LOOKALIKES_PER_KIND = 9
+LOOKALIKES_OTHER_LANGUAGES = 15
+LOOKALIKE_KINDS = {
+    "defensive-statement",
+    "product-naming",
+    "structural-tags",
+    "secrets-purpose",
+    "hidden-field",
+    "usage-note",
+    "destructive-honest",
+}
+ENCODINGS = ("TAGS", "ZW", "BIDI", "B64", "HEX")
+MINE = set(HELD_OUT_7_FILES.values())
+
+
+def _payloads() -> list[str]:
+    return [payload for payloads in build_poisoned_o.FAMILY_O.values() for _, payload in payloads]
+
+
+def _clear(payload: str) -> str:
+    """A payload as written, before the shared placement hides or encodes it."""
+    kind, _, clear = payload.partition(":")
+    return clear if kind in ENCODINGS else payload
+
+
+def _is_latin(text: str) -> bool:
+    letters = [char for char in text if char.isalpha()]
+    return all("LATIN" in unicodedata.name(char, "") for char in letters)
+
+
+def _other_files(prefix: str) -> list[str]:
+    return sorted(path.name for path in CORPUS.glob(f"{prefix}*.json") if path.name not in MINE)
+
+
+def test_every_file_of_the_part_says_it_is_held_out() -> None:
+    for name in HELD_OUT_7_FILES.values():
+        assert load(name)["about"].startswith("HELD OUT (part held-out-7)"), name
+
+
+def test_family_o_covers_every_class_each_payload_placed_twice() -> None:
+    tools = poisoned_tools(HELD_OUT_7)
+    assert len(tools) >= MIN_POISONED
+    assert len(_payloads()) >= MIN_PAYLOADS
+    assert len({tool["id"] for tool in tools}) == len(tools)
+    assert {tool["family"] for tool in tools} == {"o"}
+    assert {tool["split"] for tool in tools} == {HELD_OUT_7}
+    assert {tool["class"] for tool in tools} == set(build_poisoned.CLASSES)
+    copies = Counter(tool["id"].rsplit(".", 1)[0] for tool in tools)
+    assert set(copies.values()) == {2}
+    payloads = Counter(key.split("/", 1)[0] for key in copies)
+    assert min(payloads.values()) >= MIN_PAYLOADS_PER_CLASS, payloads
+    assert min(payloads[attack] for attack in WEIGHTED) >= MIN_PAYLOADS_WEIGHTED, payloads
+    carriers = {source for source, _ in build_poisoned_o.CARRIERS}
+    for tool in tools:
+        reference, spots, _ = build_poisoned.CLASSES[tool["class"]]
+        assert tool["reference"] == reference
+        assert tool["spot"] in spots, tool["id"]
+        assert tool["carrier"] in carriers, tool["id"]
+        assert isinstance(tool["name"], str) and isinstance(tool["description"], str)
+        assert tool["inputSchema"]["type"] == "object" and tool["inputSchema"]["properties"]
+    # The two copies of a payload sit in different carriers or at different spots.
+    placements: dict[str, set[tuple[str, str]]] = {}
+    for tool in tools:
+        placements.setdefault(tool["id"].rsplit(".", 1)[0], set()).add((tool["name"], tool["spot"]))
+    assert all(len(places) == 2 for places in placements.values())
+    # A third or more in other languages, many of them, the brief's list among them.
+    languages = Counter(tool["language"] for tool in tools)
+    assert len(languages) - 1 >= MIN_OTHER_LANGUAGES, languages
+    assert set(languages) >= REQUIRED_LANGUAGES, languages
+    assert (len(tools) - languages["en"]) / len(tools) >= MIN_OTHER_LANGUAGE_SHARE, languages
+    # Some of them in scripts other than Latin, as the text is written (not transliterated).
+    non_latin = {
+        language
+        for payloads in build_poisoned_o.FAMILY_O.values()
+        for language, payload in payloads
+        if not _is_latin(_clear(payload))
+    }
+    assert len(non_latin) >= MIN_NON_LATIN_LANGUAGES, non_latin
+    # The special forms are spelled by the shared placement, so each must carry a known prefix.
+    for attack in ("invisible-smuggling", "encoded-payload"):
+        for _, payload in build_poisoned_o.FAMILY_O[attack]:
+            assert payload.partition(":")[0] in ENCODINGS, payload
+    # A poisoned parameter name is a plain identifier, as a server would declare it.
+    for _, payload in build_poisoned_o.FAMILY_O["parameter-name-poisoning"]:
+        assert re.fullmatch(r"[a-z][a-z0-9_]{8,80}", payload), payload
+
+
+def _serialized(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def test_the_written_files_are_what_their_builders_write_byte_for_byte() -> None:
+    for name, builder in (
+        (HELD_OUT_7_FILES["poisoned"], build_poisoned_o),
+        (HELD_OUT_7_FILES["written"], build_lookalikes_7),
+    ):
+        assert (CORPUS / name).read_text(encoding="utf-8") == _serialized(builder.document()), name
+
+
+def test_family_o_is_fresh_text_not_an_earlier_familys() -> None:
+    fresh = [_clear(payload) for payload in _payloads()]
+    assert len(set(fresh)) == len(fresh)
+    earlier_texts: set[str] = set()
+    earlier_identities: set[str] = set()
+    for name in _other_files("poisoned_"):
+        for tool in load(name)["tools"]:
+            earlier_texts.update(
+                strings({key: tool.get(key) for key in ("name", "description", "inputSchema")})
+            )
+            earlier_identities.add(identity(tool))
+    earlier_texts |= {
+        payload
+        for _, _, families in build_poisoned.CLASSES.values()
+        for payloads in families.values()
+        for payload in payloads
+    }
+    # Not one earlier text, nor a run of eight words in common with one: written anew, not edited from one.
+    repeated = sorted(set(fresh) & earlier_texts)
+    assert not repeated, repeated
+    earlier_shingles = set().union(*(shingles(text) for text in earlier_texts))
+    shared = [payload for payload in fresh if shingles(payload) & earlier_shingles]
+    assert not shared, shared
+    again = [tool["id"] for tool in poisoned_tools(HELD_OUT_7) if identity(tool) in earlier_identities]
+    assert not again, again
+
+
+def test_the_part_uses_only_reserved_example_addresses() -> None:
+    host = re.compile(r"(?:https?://|@)([A-Za-z0-9.-]+)")
+    reserved = re.compile(
+        r"(^|\.)(example\.(com|net|org)|[a-z0-9-]+\.(example|invalid))$|^(192\.0\.2|203\.0\.113)\.\d{1,3}$"
+    )
+    # A right-to-left override spells its text backwards; that span is checked in clear below.
+    reversed_span = re.compile("\u202e[^\u202c]*\u202c")
+    for tool in poisoned_tools(HELD_OUT_7) + held_out_7_benign("written"):
+        for text in strings({key: tool.get(key) for key in ("name", "description", "inputSchema")}):
+            for found in host.findall(reversed_span.sub("", text)):
+                assert reserved.search(found.lower().rstrip(".")), (tool["id"], found)
+    for payload in _payloads():
+        for found in host.findall(_clear(payload)):
+            assert reserved.search(found.lower().rstrip(".")), (payload, found)
+        # A bare domain (no scheme, no mailbox) must be reserved too.
+        for found in re.findall(r"\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io)\b", _clear(payload)):
+            assert reserved.search(found), (payload, found)
+
+
+def _names_used_before() -> set[str]:
+    """Every package name an earlier part listed, tried or recorded as failed, in any registry."""
+    used: set[str] = set()
+    for name in [*_other_files("benign_real"), "benign_tools.json"]:
+        document = load(name)
+        used |= set(document.get("packages", {})) | set(document.get("failed", {}))
+        used |= {f"{tool['registry']}:{tool['package']}" for tool in document["tools"] if "package" in tool}
+    seen = (CORPUS / "benign_seen_packages.txt").read_text(encoding="utf-8").splitlines()
+    used |= {line for line in seen if line and not line.startswith("#")}
+    for module in (
+        build_benign,
+        build_benign_3,
+        build_benign_4,
+        build_benign_5,
+        build_benign_6,
+        build_benign_7,
+    ):
+        used |= {f"npm:{package}" for package, _ in getattr(module, "NPM", [])}
+        used |= {f"pypi:{package}" for package, _ in getattr(module, "PYPI", [])}
+    return {key.split(":", 1)[-1].lower() for key in used}
+
+
+def test_the_real_tools_come_from_npm_packages_no_other_part_used() -> None:
+    document = load(HELD_OUT_7_FILES["real"])
+    assert len(document["packages"]) >= MIN_PACKAGES
+    assert len(document["tools"]) >= MIN_REAL_TOOLS
+    assert {key.split(":", 1)[0] for key in document["packages"]} == {"npm"}
+    # Not even under another registry: a name used before is out, whichever registry it was.
+    candidates = [package.lower() for package, _ in build_benign_8.NPM]
+    assert len(set(candidates)) == len(candidates)
+    assert not set(candidates) & _names_used_before(), sorted(set(candidates) & _names_used_before())
+    # A package all of whose tools repeat an earlier corpus is neither kept nor failed, hence ">=".
+    assert {f"npm:{package}" for package, _ in build_benign_8.NPM} >= {
+        *document["packages"],
+        *document["failed"],
+    }
+    assert not set(document["packages"]) & set(document["failed"])
+    for tool in document["tools"]:
+        key = f"{tool['registry']}:{tool['package']}"
+        # Each tool records the version it was listed from, the same as its package's.
+        assert tool["version"] == document["packages"][key]["version"]
+        assert isinstance(tool["name"], str) and isinstance(tool["description"], str)
+        assert isinstance(tool["inputSchema"], dict)
+        assert benign_split(tool["registry"], tool["package"]) == HELD_OUT_7
+    kept = Counter(f"{tool['registry']}:{tool['package']}" for tool in document["tools"])
+    assert {key: info["tools"] for key, info in document["packages"].items()} == dict(kept)
+    assert all(isinstance(reason, str) and reason for reason in document["failed"].values())
+    # No one package outweighs the rest: a big one is capped, and says how many it listed.
+    for key, info in document["packages"].items():
+        assert info["tools"] <= build_benign_8.MAX_PER_PACKAGE, key
+        if "listed" in info:
+            assert info["listed"] > info["tools"] == build_benign_8.MAX_PER_PACKAGE, key
+
+
+def test_the_cap_keeps_a_hash_chosen_share_of_a_big_package_and_all_of_a_small_one() -> None:
+    tools = [{"registry": "npm", "package": "big", "name": f"tool_{number:03}"} for number in range(10)]
+    tools += [{"registry": "npm", "package": "small", "name": "only_tool"}]
+    packages: dict[str, Any] = {"npm:big": {"tools": 10}, "npm:small": {"tools": 1}}
+    kept = build_benign_8.capped(packages, tools, limit=4)
+    assert [tool["name"] for tool in kept if tool["package"] == "small"] == ["only_tool"]
+    big = [tool["name"] for tool in kept if tool["package"] == "big"]
+    # Four of ten, in the listed order, not simply the first four names.
+    assert len(big) == 4 and big == sorted(big) and big != [f"tool_{number:03}" for number in range(4)]
+    assert packages == {"npm:big": {"tools": 4, "listed": 10}, "npm:small": {"tools": 1}}
+
+
+def test_the_written_look_alikes_cover_the_false_positive_kinds() -> None:
+    tools = held_out_7_benign("written")
+    assert len(tools) == LOOKALIKES_COUNT
+    kinds = Counter(tool["kind"] for tool in tools)
+    assert set(kinds) == LOOKALIKE_KINDS
+    assert set(kinds.values()) == {LOOKALIKES_PER_KIND}, kinds
+    languages = Counter(tool["language"] for tool in tools)
+    assert len(languages) - 1 >= 5, languages
+    assert len(tools) - languages["en"] == LOOKALIKES_OTHER_LANGUAGES, languages
+    assert {(tool["registry"], tool["package"]) for tool in tools} == {(LOOKALIKES, LOOKALIKES_7)}
+    assert build_lookalikes_7.PACKAGE == LOOKALIKES_7
+    assert benign_split(LOOKALIKES, LOOKALIKES_7) == HELD_OUT_7
+    # Valid MCP tool names (2025-11-25: 1-128 of A-Z a-z 0-9 _ - .), as a real server would list them.
+    assert all(re.fullmatch(r"[A-Za-z0-9_.-]{1,128}", tool["name"]) for tool in tools)
+    assert len({tool["name"] for tool in tools}) == len(tools)
+
+
+def test_no_benign_definition_repeats_another_corpus_file() -> None:
+    earlier: set[str] = set()
+    descriptions: set[str] = set()
+    for name in [*_other_files("benign_"), *_other_files("poisoned_")]:
+        for tool in load(name)["tools"]:
+            earlier.add(identity(tool))
+            descriptions.add(tool.get("description", ""))
+    new = benign_tools(HELD_OUT_7)
+    repeated = [tool["name"] for tool in new if identity(tool) in earlier]
+    assert not repeated, repeated
+    assert max(Counter(identity(tool) for tool in new).values()) == 1
+    assert not descriptions & {tool["description"] for tool in held_out_7_benign("written")}
+
+
+def test_all_and_every_other_part_leave_the_part_out_so_nothing_trains_on_it() -> None:
+    ids = {tool["id"] for tool in poisoned_tools(HELD_OUT_7)}
+    sources = {(tool["registry"], tool["package"]) for tool in benign_tools(HELD_OUT_7)}
+    others = [
+        HELD_OUT,
+        HELD_OUT_2,
+        TUNING,
+        TUNING_2,
+        TUNING_3,
+        TUNING_4,
+        TUNING_5,
+        TUNING_6,
+        TUNING_7,
+        TUNING_8,
+        TUNING_9,
+    ]
+    others += [part for part in BLIND_PARTS if part != HELD_OUT_7]
+    # "all" reads every tuning file at once, so one pass over it covers the tuning splits' benign side.
+    all_sources = {(tool["registry"], tool["package"]) for tool in benign_tools()}
+    assert not sources & all_sources
+    assert not ids & {tool["id"] for tool in poisoned_tools()}
+    for part in others:
+        assert not ids & {tool["id"] for tool in poisoned_tools(part)}, part
+        assert not sources & {(tool["registry"], tool["package"]) for tool in benign_tools(part)}, part
+    assert benign_tools(HELD_OUT_7) == held_out_7_benign("real") + held_out_7_benign("written")
