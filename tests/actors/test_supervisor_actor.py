@@ -7,6 +7,7 @@ snapshots, ``ServerUp`` and ``ServerDown``.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
@@ -136,6 +137,33 @@ def test_a_server_that_always_exits_is_retried_with_new_incarnations_then_failed
     registry.assert_none(ServerUp)
     stop_and_wait(supervisor)
     assert new_processes(processes_before) == set()
+
+
+@pytest.mark.timeout(15)
+def test_each_failure_is_one_log_line_that_counts_the_retries_and_the_last_says_failed(
+    runtime: Runtime, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Before: a warning per attempt that repeated the same words (six in a row for `troupe check`), and
+    the last failure said twice, as a warning and then as the error."""
+    caplog.set_level(logging.INFO, logger="mcp_troupe.supervisor")
+    supervisor, registry = start_supervisor(runtime, demo_server("crashy", "--exit-at-start", "3"))
+    registry.expect(StatusChanged, timeout=CONNECT_WAIT, where=lambda m: m.status.state is ServerState.FAILED)
+    stop_and_wait(supervisor)
+
+    lines = [
+        (record.levelname, record.getMessage())
+        for record in caplog.records
+        if record.name == "mcp_troupe.supervisor" and record.levelno >= logging.WARNING
+    ]
+    reason = "connect failed: the server process exited with code 3"
+    retries = FAST_RETRIES.max_attempts
+    assert [level for level, _ in lines] == ["WARNING"] * retries + ["ERROR"], lines
+    for attempt, (_, message) in enumerate(lines[:-1], start=1):
+        assert message.startswith(f"server crashy: {reason}; retry {attempt} of {retries} in "), message
+    assert lines[-1][1] == (
+        f"server crashy: failed after {retries + 1} failed attempts; restart it to try again "
+        f"(last error: {reason})"
+    )
 
 
 @pytest.mark.timeout(15)

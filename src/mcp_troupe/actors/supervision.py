@@ -161,6 +161,13 @@ class Supervised:
             "%s crashed (server %s, incarnation %d): %r; its parent is told",
             role, self.server or "-", self.incarnation, error,
         )  # fmt: skip
+        # The cleanup first, then the report: a parent that hears of the crash may take what the actor held
+        # as released (a transport's process group killed), and need not ask the dying actor to close it,
+        # a message that could land after its inbox was last drained and never be answered.
+        try:
+            self.on_crash(error)
+        except Exception:  # the cleanup of a broken actor may break too; the parent and waiters must hear
+            log.exception("%s: cleanup after the crash failed (server %s)", role, self.server or "-")
         ref: pykka.ActorRef[Any] = self.actor_ref  # type: ignore[attr-defined]
         report = ChildFailed(ref, role, self.server, self.incarnation, error)
         parent = self.parent
@@ -171,10 +178,6 @@ class Supervised:
                 parent(report)
             except Exception:
                 log.exception("%s: the parent's crash handler failed", role)
-        try:
-            self.on_crash(error)
-        except Exception:  # the cleanup of a broken actor may break too; the waiters must still hear
-            log.exception("%s: cleanup after the crash failed (server %s)", role, self.server or "-")
         waiter_error = self.crash_error(error)
         if isinstance(waiter_error, TroupeError) and waiter_error.__cause__ is None:
             waiter_error.__cause__ = error

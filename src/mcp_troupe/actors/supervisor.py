@@ -363,6 +363,10 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
             self._give_up()
             self.runtime.emit("crashed", self.config.name, crashed, msg.reason)
             return
+        if self._transport is not None and self._transport.actor_urn == urn:
+            # The transport itself crashed: its on_crash killed what it held before it reported, and a close
+            # sent to it now may never be answered (it would hold the next incarnation back for good).
+            self._transport = None
         if is_oauth:
             # The tokens' loop side belonged to the dead flow: a new flow, and a connection that uses it.
             self._oauth = None
@@ -504,20 +508,18 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                 self.stderr_tail = error.stderr_tail
         else:
             self.last_error = str(error)
-        log.warning("server %s: %s", self.config.name, self.last_error)
         self._teardown(str(error), grace=FAILURE_GRACE)
-        self._schedule_retry()
+        self._schedule_retry(self.last_error)
 
     def _on_lost(self, msg: SessionLost) -> None:
         self.last_error = msg.reason
         if msg.stderr_tail:
             self.stderr_tail = msg.stderr_tail
         self._retries.lost(self._clock())
-        log.warning("server %s: connection lost: %s", self.config.name, msg.reason)
         self._tell_registry(ServerDown(self.config.name, msg.incarnation, unregister=False))
         self.runtime.emit("lost", self.config.name, msg.incarnation, msg.reason)
         self._teardown(msg.reason, grace=FAILURE_GRACE)
-        self._schedule_retry()
+        self._schedule_retry(f"connection lost: {msg.reason}")
 
     def _on_needs_login(self, error: NeedsLogin) -> None:
         # Settled, like failed, but without the retries: no backoff can produce a login. `troupe login NAME`
@@ -539,20 +541,28 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
             return {**description, "state": "needs_login"}
         return description
 
-    def _schedule_retry(self) -> None:
+    def _schedule_retry(self, what: str | None) -> None:
+        """Retry after a failure (``what`` happened), or give up: one log line says which, and why."""
         # attempts: failed connection attempts in a row; max_attempts: retries allowed after the first.
         decision = self._retries.failed()
         match decision:
             case GiveUp(attempts=attempts):
+                # One line for the last failure: its reason is in it (it used to follow a warning saying
+                # the same).
                 log.error(
                     "server %s: failed after %d failed attempt%s; restart it to try again (last error: %s)",
-                    self.config.name, attempts, "" if attempts == 1 else "s", self.last_error,
+                    self.config.name, attempts, "" if attempts == 1 else "s", what or self.last_error,
                 )  # fmt: skip
                 self._give_up()
             case Retry(delay=delay, attempt=attempt):
                 self.state = ServerState.BACKOFF
                 self._publish_status()
-                log.info("server %s: retry %d in %.1f s", self.config.name, attempt, delay)
+                # Each retry's line counts, so that six failures in a row read as a countdown, not six times
+                # the same line.
+                log.warning(
+                    "server %s: %s; retry %d of %d in %.1f s",
+                    self.config.name, what, attempt, self._retries.max_attempts, delay,
+                )  # fmt: skip
                 self.runtime.loop.call_later(delay, safe_tell, self.actor_ref, _Connect(self._generation))
             case _:
                 assert_never(decision)
