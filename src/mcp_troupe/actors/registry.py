@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
@@ -631,7 +631,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         )
         if job.is_done:
             self._finish_judging(record, job)
-        self._extend_server(msg.server, judged)
+        self._extend_server(msg.server, judged, job.verdicts)
         if job.is_done:
             log.info("server %s: all %d tools judged", msg.server, len(job.catalog.tools))
             self._settle.release()
@@ -711,8 +711,10 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             part.verdicts[tool.name] = verdict
         part.accepted.append(tool.name)
 
-    def _extend_server(self, server: str, judged: Sequence[tuple[ToolDefinition, ToolVerdict]]) -> None:
-        """Publish the tools of one more judged slice of ``server``'s catalog.
+    def _extend_server(
+        self, server: str, judged: Sequence[ToolDefinition], verdicts: Mapping[str, ToolVerdict]
+    ) -> None:
+        """Publish the tools of one more judged slice of ``server``'s catalog (``verdicts`` by tool name).
 
         Equal to :meth:`_update_server` over the longer judged head, at the cost of the slice alone: only
         the qualified names the slice holds are re-judged (a repeat of an earlier name, or a collision with
@@ -722,8 +724,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         part = record.part
         assert part is not None  # _judge_more checked it
         before = len(part.accepted)
-        for tool, tool_verdict in judged:
-            self._add_to_part(record, part, tool, tool_verdict)
+        for tool in judged:
+            self._add_to_part(record, part, tool, verdicts[tool.name])
         touched = self._names.extend_server(server, part.accepted[before:])
         for qualified in touched:
             self._table.pop(qualified, None)
