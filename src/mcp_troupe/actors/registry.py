@@ -661,12 +661,10 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         for qualified in touched:
             self._table.pop(qualified, None)
             self._rejected_names.pop(qualified, None)
-        for qualified in touched:
-            for verdict in self._names.verdicts_of(qualified):
-                self._register(verdict)
         affected = {server: None}
         for qualified in touched:
             for verdict in self._names.verdicts_of(qualified):
+                self._register(verdict)
                 affected[verdict.server] = None
         self._tool_search.reindex(affected)
         self.board.routes = {}
