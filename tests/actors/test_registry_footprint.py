@@ -3,8 +3,8 @@
 Issue 18: every object a catalog keeps is walked by each full collection for as long as the catalog stands,
 and every object allocated brings the next collection nearer; on a first connect to 10,000 tools the
 collector took a fifth of the client's CPU. The registry's own share per tool is the verdict and the table's
-``ToolSpec``. A route, a (definition, verdict) pair and a one-entry dict of a name's holders were each one
-more (4 kept per tool at 6cfeb7f, counted this way). Counted, not timed, so it holds on a busy machine.
+``ToolSpec``; a route and a (definition, verdict) pair were each one more (4 kept per tool at 6cfeb7f,
+counted this way). Counted, not timed, so it holds on a busy machine.
 """
 
 from __future__ import annotations
