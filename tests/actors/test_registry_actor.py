@@ -142,6 +142,16 @@ def definitions(*names: str) -> tuple[ToolDefinition, ...]:
     return tuple(parse_tool(tool(name)) for name in names)
 
 
+def routes_of(table: RegistryActor) -> dict[str, tuple[str, str]]:
+    """Every qualified name of ``table`` → the (server, tool) its calls are routed to."""
+    routes = {}
+    for qualified in table._table:
+        route = table._route_of(qualified)
+        assert route is not None
+        routes[qualified] = (route.server, route.original_name)
+    return routes
+
+
 def by_name(specs: list[ToolSpec]) -> dict[str, ToolSpec]:
     return {spec.name: spec for spec in specs}
 
@@ -605,9 +615,7 @@ def test_per_server_updates_end_in_the_table_that_naming_every_catalog_at_once_g
             (spec.name, spec.server, spec.original_name) for spec in table._list_tools(ready_only=False)
         ]
         assert listed == [item for item in accepted if item[0].startswith("mcp__")]
-        assert {q: (r.server, r.original_name) for q, r in table._routes.items()} == {
-            q: (s, t) for q, s, t in accepted
-        }
+        assert routes_of(table) == {q: (s, t) for q, s, t in accepted}
         for name in SERVER_NAMES:
             rejected = {
                 v.tool: v.rejected_reason for v in expected.values() if v.server == name and not v.is_accepted

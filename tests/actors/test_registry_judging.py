@@ -28,7 +28,7 @@ from mcp_troupe.protocol.mcp import ToolDefinition, parse_tool
 from mcp_troupe.types import ServerState, ServerStatus
 
 from .fakes import DEFAULT_WAIT, ProbeHandle, start_probe, tool
-from .test_registry_actor import RegistryUnderTest, definitions
+from .test_registry_actor import RegistryUnderTest, definitions, routes_of
 
 BIG = 10_000
 POISON = (
@@ -181,9 +181,7 @@ def _assert_table_is(table: RegistryActor, batches: dict[str, list[str]]) -> Non
     accepted = [(v.qualified, v.server, v.tool) for v in expected.values() if v.is_accepted]
     listed = [(spec.name, spec.server, spec.original_name) for spec in table._list_tools(ready_only=False)]
     assert listed == [item for item in accepted if item[0].startswith("mcp__")]
-    assert {q: (r.server, r.original_name) for q, r in table._routes.items()} == {
-        q: (s, t) for q, s, t in accepted
-    }
+    assert routes_of(table) == {q: (s, t) for q, s, t in accepted}
     for name in SERVER_NAMES:
         rejected = {
             v.tool: v.rejected_reason for v in expected.values() if v.server == name and not v.is_accepted

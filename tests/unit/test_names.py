@@ -313,6 +313,48 @@ def test_a_name_table_updated_server_by_server_equals_naming_everything_at_once(
             assert list(table.names_of(name)) == list(dict.fromkeys(current.get(name, [])))
 
 
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(_SERVERS),
+            st.booleans(),
+            st.none() | st.lists(st.sampled_from(_TOOLS), max_size=5),
+        ),
+        max_size=12,
+    )
+)
+def test_a_name_table_extended_slice_by_slice_equals_naming_everything_at_once(
+    steps: list[tuple[str, bool, list[str] | None]],
+) -> None:
+    # extend_server appends a judged slice to a server's names (actors/judging.py); mixed with set_server,
+    # removals and collisions, each name's holders (one kept as itself, several as an ordered set) must give
+    # assign_names' verdicts.
+    table = NameTable(_SERVERS, reserved={"mcp_prompts"})
+    current: dict[str, list[str]] = {}
+    for server, is_extension, tools in steps:
+        if is_extension and tools is not None:
+            table.extend_server(server, tools)
+            current[server] = current.get(server, []) + tools
+        else:
+            table.set_server(server, tools)
+            if tools is None:
+                current.pop(server, None)
+            else:
+                current[server] = tools
+        verdicts = {
+            (v.server, v.tool): v
+            for name in _SERVERS
+            for qualified in table.names_of(name).values()
+            for v in table.verdicts_of(qualified)
+        }
+        expected = assign_names(
+            {name: current[name] for name in _SERVERS if name in current}, reserved={"mcp_prompts"}
+        )
+        assert verdicts == expected
+        for name in _SERVERS:
+            assert list(table.names_of(name)) == list(dict.fromkeys(current.get(name, [])))
+
+
 def test_a_server_outside_the_given_order_comes_after_the_known_ones() -> None:
     table = NameTable(["fs"])
     table.set_server("zz", ["x__y"])

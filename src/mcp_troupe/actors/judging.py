@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from mcp_troupe.actors.supervisor import ServerCatalog
-from mcp_troupe.policy.catalog import ChecksKey, ContentChecks, ToolVerdict
+from mcp_troupe.policy.catalog import ChecksKey, ContentChecks, ToolVerdict, checks_key
 from mcp_troupe.protocol.mcp import ToolDefinition
 
 __all__ = ["IDLE_STRETCH", "SLICE_SECONDS", "CatalogJudging", "JudgeMore"]
@@ -79,7 +79,7 @@ class CatalogJudging:
         clock: Callable[[], float] = time.monotonic,
         max_tools: int | None = None,
         is_idle: Callable[[], bool] | None = None,
-    ) -> list[tuple[ToolDefinition, ToolVerdict]]:
+    ) -> tuple[ToolDefinition, ...]:
         """Judge the next tools for about ``budget`` seconds (at least one tool, at most ``max_tools``).
 
         When ``budget`` is spent and ``is_idle()`` says that no message waits, the slice goes on for another
@@ -87,29 +87,31 @@ class CatalogJudging:
         tools (about a millisecond each, issue 18), which only buys something when someone waits for an
         answer meanwhile.
 
-        Returns the tools judged in this slice with the verdict that holds for their name (a name listed
-        twice keeps its first definition's verdict, as the one-pass judging did).
+        Returns the tools judged in this slice, in listing order; the verdict that holds for each is
+        ``verdicts[tool.name]`` (a name listed twice keeps its first definition's verdict, as the one-pass
+        judging did). Not a list of (tool, verdict) pairs: a slice can run for many collections of the
+        garbage collector, which would walk (and promote) a pair per tool meanwhile (issue 18).
         """
         tools = self.catalog.tools
+        first = self.position
         started = clock()
         deadline = started + budget
-        judged: list[tuple[ToolDefinition, ToolVerdict]] = []
         while self.position < len(tools):
             tool = tools[self.position]
             self.position += 1
             verdict = self.previous.get(tool.name)
             if verdict is None or self.previous_tools.get(tool.name) is not tool:
                 verdict = evaluate(tool)
-            self.used.add((verdict.fingerprint, tool.title))
-            judged.append((tool, self.verdicts.setdefault(tool.name, verdict)))
-            if max_tools is not None and len(judged) >= max_tools:
+            self.used.add(checks_key(verdict.fingerprint, tool.title))
+            self.verdicts.setdefault(tool.name, verdict)
+            if max_tools is not None and self.position - first >= max_tools:
                 break
             now = clock()
             if now >= deadline:
                 if is_idle is None or now - started >= budget * IDLE_STRETCH or not is_idle():
                     break
                 deadline = now + budget
-        return judged
+        return tools[first : self.position]
 
     def kept_checks(self) -> dict[ChecksKey, ContentChecks]:
         """The content checks of the definitions this catalog holds (those of vanished tools are dropped, so

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
@@ -228,10 +228,10 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             )
             for name, server in config.servers.items()
         }
-        # The table, kept up to date one server at a time (_update_server): qualified name → spec and route,
-        # and the naming of every server's accepted tools.
+        # The table, kept up to date one server at a time (_update_server): qualified name → spec (its route
+        # is made from the spec when a call needs it, _route_of), and the naming of every server's accepted
+        # tools.
         self._table: dict[str, ToolSpec] = {}
-        self._routes: dict[str, _Route] = {}
         self._names = NameTable(tuple(config.servers), reserved=self._reserved_set)
         # Numbers the policy passes over big catalogs, so a slice of a superseded pass is dropped.
         self._judging_generation = 0
@@ -247,7 +247,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             runtime=runtime,
             registry=self.actor_ref,
             spec_of=lambda name: self._table[name],
-            route_of=lambda name: self._routes.get(name),
+            route_of=self._route_of,
         )
         # The built-in tools' calls and listing, and the store of cut outputs (actors/registry_builtins.py).
         self._builtins = BuiltinTools(config, runtime=runtime, servers=self._servers)
@@ -324,8 +324,8 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                     # Failing the future cancels the built-in's task, which cancels its request in flight.
                     _fail(msg.reply_to, CallCancelled(BUILTIN_SERVER, None, msg.name))
                     return
-                route = self._routes.get(msg.name)
-                session = self._servers[route.server].session if route is not None else None
+                spec = self._table.get(msg.name)
+                session = self._servers[spec.server].session if spec is not None else None
                 if session is not None:
                     safe_tell(session, CancelCall(msg.reply_to, msg.reason))
             case SearchTools():
@@ -387,7 +387,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                 return
             self._builtins.on_call(msg)
             return
-        route = self._routes.get(msg.name)
+        route = self._route_of(msg.name)
         if route is None:
             _fail(msg.reply_to, self._unknown_tool(msg.name))
             return
@@ -402,6 +402,15 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
                     record.lane, route.original_name, (self._table[msg.name].output_schema, route.server)
                 )
             self._forward(msg, route, record.session)
+
+    def _route_of(self, name: str) -> _Route | None:
+        """Where a call of the qualified ``name`` goes now (None: no tool of the table has that name)."""
+        spec = self._table.get(name)
+        if spec is None:
+            return None
+        part = self._servers[spec.server].part
+        assert part is not None  # the table holds only tools of servers with a catalog
+        return _Route(spec.server, spec.original_name, part.verdicts[spec.original_name].fingerprint)
 
     def _forward(self, msg: CallTool, route: _Route, session: pykka.ActorRef[Any]) -> None:
         request = CallRequest(
@@ -622,7 +631,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         )
         if job.is_done:
             self._finish_judging(record, job)
-        self._extend_server(msg.server, judged)
+        self._extend_server(msg.server, judged, job.verdicts)
         if job.is_done:
             log.info("server %s: all %d tools judged", msg.server, len(job.catalog.tools))
             self._settle.release()
@@ -651,14 +660,11 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         record.name_rejected = {}
         for qualified in touched:
             self._table.pop(qualified, None)
-            self._routes.pop(qualified, None)
             self._rejected_names.pop(qualified, None)
-        for qualified in touched:
-            for verdict in self._names.verdicts_of(qualified):
-                self._register(verdict)
         affected = {server: None}
         for qualified in touched:
             for verdict in self._names.verdicts_of(qualified):
+                self._register(verdict)
                 affected[verdict.server] = None
         self._tool_search.reindex(affected)
         self.board.routes = {}
@@ -698,11 +704,15 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             # Rejected tools take no part in naming: a filtered-out tool must not knock out its twin.
             part.policy_rejected[tool.name] = verdict.rejected
             return
-        part.definitions.setdefault(tool.name, (tool, verdict))
+        if tool.name not in part.definitions:
+            part.definitions[tool.name] = tool
+            part.verdicts[tool.name] = verdict
         part.accepted.append(tool.name)
 
-    def _extend_server(self, server: str, judged: Sequence[tuple[ToolDefinition, ToolVerdict]]) -> None:
-        """Publish the tools of one more judged slice of ``server``'s catalog.
+    def _extend_server(
+        self, server: str, judged: Sequence[ToolDefinition], verdicts: Mapping[str, ToolVerdict]
+    ) -> None:
+        """Publish the tools of one more judged slice of ``server``'s catalog (``verdicts`` by tool name).
 
         Equal to :meth:`_update_server` over the longer judged head, at the cost of the slice alone: only
         the qualified names the slice holds are re-judged (a repeat of an earlier name, or a collision with
@@ -712,12 +722,11 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         part = record.part
         assert part is not None  # _judge_more checked it
         before = len(part.accepted)
-        for tool, tool_verdict in judged:
-            self._add_to_part(record, part, tool, tool_verdict)
+        for tool in judged:
+            self._add_to_part(record, part, tool, verdicts[tool.name])
         touched = self._names.extend_server(server, part.accepted[before:])
         for qualified in touched:
             self._table.pop(qualified, None)
-            self._routes.pop(qualified, None)
             self._rejected_names.pop(qualified, None)
         others: dict[str, None] = {}
         for qualified in touched:
@@ -758,8 +767,9 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             log.warning("server %s: tool %r rejected: %s", server, name.tool, reason)
             return
         record.name_rejected.pop(name.tool, None)
-        assert record.part is not None  # the NameTable holds only tools of servers with a catalog
-        tool, verdict = record.part.definitions[name.tool]
+        part = record.part
+        assert part is not None  # the NameTable holds only tools of servers with a catalog
+        tool, verdict = part.definitions[name.tool], part.verdicts[name.tool]
         is_quarantined = self._approvals.status(server, tool.name, verdict.fingerprint) == "changed"
         if is_quarantined:
             log.warning(
@@ -781,7 +791,6 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
             icons=tool.icons,
             meta=tool.meta,
         )
-        self._routes[qualified] = _Route(server, tool.name, verdict.fingerprint)
 
     def _rejected_of(self, server: str) -> dict[str, str]:
         record = self._servers.get(server)
@@ -927,7 +936,7 @@ class RegistryActor(Supervised, pykka.ThreadingActor):
         # Unregister every MCP tool first, so after this point the model sees none.
         self._is_shut_down = True
         self.board.routes = {}
-        self._table, self._routes, self._rejected_names = {}, {}, {}
+        self._table, self._rejected_names = {}, {}
         self._names = NameTable(tuple(self.config.servers), reserved=self._reserved_set)
         for record in self._servers.values():
             record.session = record.lane = record.catalog = record.part = record.offers = None

@@ -59,9 +59,12 @@ class ServerPart:
     """One server's tools after policy, before naming: what the table needs to re-judge its names alone."""
 
     policy_rejected: dict[str, str]
-    # Tool name → (first definition, its verdict), in listing order; and the names policy accepted, in
-    # listing order with repeats (a repeat is a naming rejection), which go to the NameTable.
-    definitions: dict[str, tuple[ToolDefinition, ToolVerdict]] = field(default_factory=dict)
+    # Tool name → its first definition, and that definition's verdict, in listing order; and the names policy
+    # accepted, in listing order with repeats (a repeat is a naming rejection), which go to the NameTable.
+    # Two maps, not one of (definition, verdict) pairs: a pair is one more object per tool for the garbage
+    # collector to walk, in every collection, for as long as the catalog stands (issue 18).
+    definitions: dict[str, ToolDefinition] = field(default_factory=dict)
+    verdicts: dict[str, ToolVerdict] = field(default_factory=dict)
     accepted: list[str] = field(default_factory=list)
     # Tool name → why it is withheld until an operator reviews it (it is in policy_rejected too).
     withheld: dict[str, str] = field(default_factory=dict)
@@ -114,7 +117,11 @@ class ServerRecord:
 
 @dataclass(slots=True)
 class Route:
-    """Where a qualified tool name goes: its server, its name there, the fingerprint of its verdict."""
+    """Where a qualified tool name goes: its server, its name there, the fingerprint of its verdict.
+
+    Made when a call needs one (``RegistryActor._route_of``), from the table's entry and its server's part,
+    not kept per tool: a catalog of 10,000 tools would keep 10,000 of them for the collector (issue 18).
+    """
 
     server: str
     original_name: str

@@ -34,20 +34,40 @@ from mcp_troupe.policy.trust import TrustLevel, effective_risk
 from mcp_troupe.protocol.mcp import ToolDefinition
 from mcp_troupe.types import Risk
 
-__all__ = ["ChecksKey", "ContentChecks", "ToolVerdict", "apply_review", "evaluate_tool", "prepare"]
+__all__ = [
+    "ChecksKey",
+    "ContentChecks",
+    "ToolVerdict",
+    "apply_review",
+    "checks_key",
+    "evaluate_tool",
+    "prepare",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class ContentChecks:
     """The costly part of a verdict (schema problems, injection findings): a function of the definition alone,
-    so it can be reused for an unchanged tool. Keyed by ``(fingerprint, title)``."""
+    so it can be reused for an unchanged tool. Keyed by the fingerprint and the title (:func:`checks_key`)."""
 
     schema_problems: tuple[str, ...]
     findings: tuple[Finding, ...]
 
 
-ChecksKey = tuple[str, str | None]
-"""What :class:`ContentChecks` are kept under: the definition's fingerprint and its title."""
+ChecksKey = str
+"""What :class:`ContentChecks` are kept under: a fingerprint and a title, in one (:func:`checks_key`)."""
+
+
+def checks_key(fingerprint: str, title: str | None) -> ChecksKey:
+    """The key of a definition's :class:`ContentChecks`: its fingerprint, and its title when it has one.
+
+    The title is scanned but is not part of the fingerprint, so it is part of the key. A string, not a
+    ``(fingerprint, title)`` pair: a catalog's cache holds a key per tool for as long as the catalog stands,
+    and a pair is one more object per tool for the garbage collector to count and walk (issue 18); a
+    definition without a title, nearly every one, is keyed by its fingerprint itself. A fingerprint is hex
+    digits (or ``unjudged:`` and hex digits), so the NUL keeps every (fingerprint, title) apart.
+    """
+    return fingerprint if title is None else f"{fingerprint}\x00{title}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +142,7 @@ def evaluate_tool(
     filtered = is_included(tool.name, include, exclude)
     if filtered is not None:
         return ToolVerdict(rejected=filtered, risk=risk, fingerprint=digest)
-    key = (digest, tool.title)
+    key = checks_key(digest, tool.title)
     checks = cache.get(key) if cache is not None else None
     if checks is None:
         # The schema check and the scan of the schema's strings share one walk, and are reused for a schema

@@ -111,6 +111,9 @@ class NameVerdict:
 
 _NAME_VERDICT: Final = constructor(NameVerdict)  # one per tool of every catalog (mcp_troupe._frozen)
 
+_Holder = tuple[str, str]
+"""A tool that holds a qualified name: (server, tool)."""
+
 
 def assign_names(
     batches: Mapping[str, Sequence[str]], *, reserved: Collection[str] = ()
@@ -208,8 +211,11 @@ class NameTable:
         self._listed: dict[str, dict[str, int]] = {}
         self._positions: dict[str, dict[str, int]] = {}
         self._qualified: dict[str, dict[str, str]] = {}
-        # Qualified name → its holders (server, tool), as an ordered set.
-        self._holders: dict[str, dict[tuple[str, str], None]] = {}
+        # Qualified name → its holders (server, tool): the one holder itself, or (two and more: a collision)
+        # an ordered set of them. Nearly every name has one holder, and a one-entry dict per tool would be an
+        # object more for the garbage collector to walk, per tool of every catalog (issue 18); a tuple of
+        # strings it stops tracking at its first collection.
+        self._holders: dict[str, _Holder | dict[_Holder, None]] = {}
 
     def set_server(self, server: str, tools: Sequence[str] | None) -> list[str]:
         """Make ``tools`` (in listing order, repeats kept) ``server``'s names; ``None`` removes the server.
@@ -218,10 +224,7 @@ class NameTable:
         """
         touched: dict[str, None] = {}
         for tool, qualified in self._qualified.pop(server, {}).items():
-            holders = self._holders[qualified]
-            del holders[(server, tool)]
-            if not holders:
-                del self._holders[qualified]
+            self._remove_holder(qualified, (server, tool))
             touched[qualified] = None
         self._listed.pop(server, None)
         self._positions.pop(server, None)
@@ -236,7 +239,7 @@ class NameTable:
             self._positions[server] = {tool: position for position, tool in enumerate(listed)}
             self._qualified[server] = qualified_of
             for tool, qualified in qualified_of.items():
-                self._holders.setdefault(qualified, {})[(server, tool)] = None
+                self._add_holder(qualified, (server, tool))
                 touched[qualified] = None
         return list(touched)
 
@@ -259,9 +262,28 @@ class NameTable:
             if qualified is None:
                 positions[tool] = len(positions)
                 qualified = qualified_of[tool] = qualify(server, tool)
-                self._holders.setdefault(qualified, {})[(server, tool)] = None
+                self._add_holder(qualified, (server, tool))
             touched[qualified] = None
         return list(touched)
+
+    def _add_holder(self, qualified: str, holder: _Holder) -> None:
+        held = self._holders.get(qualified)
+        if held is None:
+            self._holders[qualified] = holder
+        elif isinstance(held, tuple):
+            if held != holder:
+                self._holders[qualified] = {held: None, holder: None}
+        else:
+            held[holder] = None
+
+    def _remove_holder(self, qualified: str, holder: _Holder) -> None:
+        held = self._holders[qualified]
+        if isinstance(held, tuple):
+            del self._holders[qualified]
+            return
+        del held[holder]
+        if len(held) == 1:
+            (self._holders[qualified],) = held  # one holder again: kept as itself
 
     def names_of(self, server: str) -> Mapping[str, str]:
         """``server``'s tools (each once, in listing order) → their qualified names."""
@@ -272,18 +294,18 @@ class NameTable:
         held = self._holders.get(qualified)
         if held is None:
             return
-        if len(held) == 1:
+        holders: tuple[_Holder, ...]
+        if isinstance(held, tuple):
             # The common case, the only holder: name_rejection's answer without its lists and joins.
-            ((server, tool),) = held
+            server, tool = held
             listed = self._listed[server][tool]
             if listed == 1 and qualified not in self._reserved and tool not in self._reserved:
                 yield _NAME_VERDICT(server, tool, qualified, None)
                 return
-        holders: Iterable[tuple[str, str]] = held
-        if len(held) > 1:
+            holders = (held,)
+        else:
             # A collision names the other sides in server and listing order, however they arrived.
-            holders = sorted(holders, key=self._position)
-        holders = tuple(holders)
+            holders = tuple(sorted(held, key=self._position))
         for server, tool in holders:
             reason = name_rejection(
                 server,
@@ -295,6 +317,6 @@ class NameTable:
             )
             yield NameVerdict(server=server, tool=tool, qualified=qualified, rejected_reason=reason)
 
-    def _position(self, key: tuple[str, str]) -> tuple[int, int]:
+    def _position(self, key: _Holder) -> tuple[int, int]:
         server, tool = key
         return self._order[server], self._positions[server][tool]
