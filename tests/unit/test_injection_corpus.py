@@ -145,9 +145,11 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "l": TUNING_8,
         # Family m keeps its file's label; the part is tuning-9 now (measured once blind, then tuned on).
         "m": HELD_OUT_5,
+        # Family n likewise: the part is tuning-10 now (measured twice blind, then tuned on in round 11).
+        "n": HELD_OUT_6,
     }
     classes = Counter(
-        attack for attack, family in families if family not in ("e", "f", "h", "i", "j", "l", "m")
+        attack for attack, family in families if family not in ("e", "f", "h", "i", "j", "l", "m", "n")
     )
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
@@ -235,7 +237,7 @@ def test_the_fifth_held_out_part_now_tuning_9_holds_what_round_10_reached() -> N
     assert real.blocked <= HELD_OUT_5_MAX_REAL_BLOCKED, f"held-out-5 real tools: {real}"
 
 
-def test_the_sixth_held_out_part_holds_what_was_measured() -> None:
+def test_the_sixth_held_out_part_now_tuning_10_holds_what_round_11_reached() -> None:
     poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_6))
     real = rates(graded_scan(tool)[0] for tool in load("benign_real_7.json")["tools"])
     assert poisoned.caught >= HELD_OUT_6_MIN_KEPT_OUT, f"family n: {poisoned}"
