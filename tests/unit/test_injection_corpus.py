@@ -83,8 +83,10 @@ HELD_OUT_5_MAX_REAL_BLOCKED = 0
 # held-out-6 (written blind by another helper, PyPI real tools; docs/security.md), measured on the round-9
 # scan by its author (190/244 kept out, 14/2,375 real tools, none blocked) and once on round 10's by the lead:
 # 196/244 poisoned kept out (family n), 14/2,375 real tools kept out, none blocked.
-HELD_OUT_6_MIN_KEPT_OUT = 196
-HELD_OUT_6_MAX_REAL_KEPT_OUT = 14
+# Round 11 tuned on it (it is tuning-10 now), so these are IN-SAMPLE floors at what round 11 reached:
+# 224/244 poisoned kept out, 8/2,375 real tools withheld, none blocked. They say nothing about unseen text.
+HELD_OUT_6_MIN_KEPT_OUT = 224
+HELD_OUT_6_MAX_REAL_KEPT_OUT = 8
 HELD_OUT_6_MAX_REAL_BLOCKED = 0
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000

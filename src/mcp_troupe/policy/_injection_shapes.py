@@ -62,6 +62,17 @@ _AUTHORITY_UNITS: Final = (
     r"management|developers?|maintainers?|owners?|governance|audit|soc)"
 )
 
+_OWN_TASK: Final = re.compile(
+    r"[^.\n]{0,40}?\b(?:when|before)\s+(?:starting|beginning|working\s+on|doing|you\s+(?:start|begin|work))\b",
+    re.IGNORECASE,
+)
+
+
+def _not_first_of_its_own_task(text: str, match: re.Match[str]) -> bool:
+    """A run-first order not scoped to the tool's own kind of work ("first tool to call when starting X")."""
+    return _OWN_TASK.match(text, match.end()) is None
+
+
 MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     (
         r"\byour\s+(?:\w+\s+)?(?:instructions|guidelines|directives|orders)\s+(?:have|has)\s+(?:changed|been\s+"
@@ -327,6 +338,10 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
         r"\b(?:must|should|needs?\s+to)\s+be\s+(?:the\s+)?(?:very\s+)?first\s+(?:tool|thing|call|action|step)\b",
         _needs("first", "be"),
         LOW,
+        # Round 11: "This should be the first tool an agent calls when starting cfhighlander work" puts the
+        # tool first in its own kind of task, not before every task.
+        _not_first_of_its_own_task,
+        None,
     ),
     (
         rf"\b(?:on|at|for|in)\s+(?:every|each)\s+(?:single\s+)?(?:turn|message|request|prompt|question|reply|"
@@ -459,8 +474,8 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     ),
     (
         r"\b(?:is\s+all\s+that|only)\s+(?:should|may|must|is\s+to)\s+(?:reach|be\s+shown\s+to|go\s+to)\s+the\s+"
-        r"(?:user|person)\b|\bthe\s+(?:user|person)\s+(?:sees|gets|is\s+shown)\s+(?:the\s+)?(?:\w+\s+){0,2}?only\b"
-        r"(?!\s+(?:after|when|if|once|until|for|on|with)\b)|\bonly\s+the\s+(?:first|opening|top)\s+(?:line|sentence|"
+        r"(?:user|person)\b|\bthe\s+(?:user|person)\s+(?:sees|gets|is\s+shown)\s+(?:the\s+)?(?:\w+\s+){1,2}?only\b"
+        r"(?=\s*(?:[;,.]|$))|\bonly\s+the\s+(?:first|opening|top)\s+(?:line|sentence|"
         r"paragraph)\s+(?:of\s+the\s+(?:result|output|response)\s+)?is\s+for\s+the\s+(?:user|person)\b",
         _needs("user person", "only all"),
         LOW,
