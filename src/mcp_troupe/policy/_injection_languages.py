@@ -850,9 +850,6 @@ _PERSONA = _lexicon(
     # Round 10.
     "|ben je|vanaf nu ben je|een assistent|παίξε τον ρόλο|είσαι τώρα|olet nyt|toimi roolissa"
     "|acum ești|joacă rolul|אתה עכשיו|מעכשיו אתה|ตอนนี้คุณคือ|สวมบทบาท"
-    # Round 11: "you are (now)" in the languages that lacked it (families i and m).
-    "|kamu adalah|anda adalah|kamu sekarang|당신은|너는 이제|tu es|jesteś teraz|du är nu|jsi nyní"
-    "|ти тепер|bạn là|أنت الآن|तुम अब|आप अब"
 )
 _UNBOUND = _lexicon(
     "no refusal|no refusals|no refusal behaviour|no refusal behavior|no disclaimers|without disclaimers|"
@@ -871,12 +868,6 @@ _UNBOUND = _lexicon(
     # Round 10.
     "|nooit weigert|χωρίς περιορισμούς|ilman rajoituksia|fără restricții|ללא הגבלות|בלי הגבלות"
     "|ไม่มีข้อจำกัด"
-    # Round 11 (families i and m): Indonesian, Korean and more ways of "without limits" and "never refuses".
-    "|tanpa batasan|tanpa batas|tanpa menolak|tidak pernah menolak|제한이 해제된|제한 없는|거절하지 않"
-    "|sans aucune restriction|ohne jegliche einschränkung|sin ninguna restricción|bez ograniczeń"
-    "|nigdy nie odmawia|utan begränsningar|vägrar aldrig|bez omezení|nikdy neodmítá|без обмежень"
-    "|ніколи не відмовляє|không giới hạn|không bao giờ từ chối|بلا قيود|دون قيود|لا ترفض"
-    "|बिना किसी प्रतिबंध|कभी मना नहीं"
 )
 # Safety rules declared not to apply: "güvenlik kurallarını uygulamaz", "não aplica as regras do sistema".
 _SAFETY_RULES = _lexicon(
@@ -959,13 +950,6 @@ _FOR_MODEL_ONLY = _lexicon(
     "for your eyes only|for your eyes alone|not for the user's eyes|sadece senin için|yalnızca senin için|"
     "alleen voor jou|alleen voor jouw ogen|apenas para você|só para você|nur für dich|nur für deine augen|"
     "solo para ti|sólo para ti|uniquement pour toi|solo per te|только для тебя|только для твоих глаз|仅供你|只给你看"
-    # Round 11: the output declared the assistant's alone or internal (families h and i).
-    "|nur für den assistenten|nur für das modell|только для внутреннего использования|только для ассистента"
-    "|solo para el asistente|solo para uso interno|uniquement pour l'assistant|réservé à l'assistant"
-    "|apenas para o assistente|somente para uso interno|solo per l'assistente|solo per uso interno"
-    "|alleen voor de assistent|alleen voor intern gebruik|sadece asistan için|yalnızca asistan için"
-    "|tylko dla asystenta|endast för assistenten|pouze pro asistenta|лише для асистента|hanya untuk asisten"
-    "|chỉ dành cho trợ lý|仅供助手|仅供内部使用|アシスタント専用|내부용|للمساعد فقط|केवल सहायक के लिए"
 )
 # A condition's negation: "se o usuário não informar o número" (if the user does not give it) says what to do
 # then, not what to keep from the user; "se ele perguntar, não diga" puts the order after the comma.
@@ -1073,6 +1057,20 @@ _OUTDATED = _lexicon(
 )
 
 
+# Round 11 lexicons, kept apart from the older ones they extend so that their rules run only on text that
+# holds one of their own trigger words (the older lexicons' triggers include words as common as "for").
+_FOR_ASSISTANT_ONLY = _lexicon(
+    # The output declared the assistant's alone or internal (families h and i).
+    "nur für den assistenten|nur für das modell|только для внутреннего использования|только для ассистента|solo para el asistente|solo para uso interno|uniquement pour l'assistant|réservé à l'assistant|apenas para o assistente|somente para uso interno|solo per l'assistente|solo per uso interno|alleen voor de assistent|alleen voor intern gebruik|sadece asistan için|yalnızca asistan için|tylko dla asystenta|endast för assistenten|pouze pro asistenta|лише для асистента|hanya untuk asisten|chỉ dành cho trợ lý|仅供助手|仅供内部使用|アシスタント専用|내부용|للمساعد فقط|केवल सहायक के लिए"
+)
+_UNBOUND_MORE = _lexicon(
+    # Indonesian, Korean and more ways of "without limits" and "never refuses" (families i and m).
+    "tanpa batasan|tanpa batas|tanpa menolak|tidak pernah menolak|제한이 해제된|제한 없는|거절하지 않|sans aucune restriction|ohne jegliche einschränkung|sin ninguna restricción|bez ograniczeń|nigdy nie odmawia|utan begränsningar|vägrar aldrig|bez omezení|nikdy neodmítá|без обмежень|ніколи не відмовляє|không giới hạn|không bao giờ từ chối|بلا قيود|دون قيود|لا ترفض|बिना किसी प्रतिबंध|कभी मना नहीं"
+)
+_PERSONA_MORE = _lexicon(
+    # "You are (now)" in the languages that lacked it (families i and m).
+    "kamu adalah|anda adalah|kamu sekarang|당신은|너는 이제|tu es|jesteś teraz|du är nu|jsi nyní|ти тепер|bạn là|أنت الآن|तुम अब|आप अब"
+)
 # Round 11. What a file holds ("su contenido", "ihren Inhalt", "содержимое"): with a secret's path and a field,
 # an error lure's or a poisoned parameter's ask (families i, j and m).
 _CONTENT_OF = _lexicon(
@@ -1147,6 +1145,9 @@ MODEL_DIRECTIVE_FOREIGN: Final[list[_Pattern]] = [
     # Round 9. A persona with the safety rules set aside: "speel de rol van ... zonder inhoudsbeleid",
     # "kısıtlaması olmayan bir karaktere bürünür", "passa a agir como ... sem restrições".
     (*_any_order(_PERSONA, _UNBOUND, window=90), LOW),
+    (*_any_order(_PERSONA_MORE, _UNBOUND, window=90), LOW),
+    (*_any_order(_PERSONA, _UNBOUND_MORE, window=90), LOW),
+    (*_any_order(_PERSONA_MORE, _UNBOUND_MORE, window=90), LOW),
     (*_any_order(_SAFETY_RULES, _SUSPENDED, window=45), LOW),
     # The model's own instructions, whole: "the complete list of tools you were given", "sana verilen gizli
     # yönergeleri ... kopyala" (put somewhere).
@@ -1156,6 +1157,7 @@ MODEL_DIRECTIVE_FOREIGN: Final[list[_Pattern]] = [
     (*_ordered(_CONSENT_CLAIMED, window=0), LOW, _not_a_check_nor_conditional, None),
     # Text for the model's eyes only: what the user is not to see.
     (*_ordered(_FOR_MODEL_ONLY, window=0), LOW),
+    (*_ordered(_FOR_ASSISTANT_ONLY, window=0), LOW),
     # Other providers advised against (preference manipulation).
     (*_any_order(_DISCOURAGE, _ANY_OTHER, _PROVIDER, window=50), LOW),
     (*_any_order(_DISCOURAGE, _ANY_OTHER, _TOOL, window=50), LOW),
