@@ -474,17 +474,26 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     ),
     (
         r"\b(?:is\s+all\s+that|only)\s+(?:should|may|must|is\s+to)\s+(?:reach|be\s+shown\s+to|go\s+to)\s+the\s+"
-        r"(?:user|person)\b|\bthe\s+(?:user|person)\s+(?:sees|gets|is\s+shown)\s+(?:the\s+)?(?:\w+\s+){1,2}?only\b"
-        r"(?=\s*(?:[;,.]|$))|\bonly\s+the\s+(?:first|opening|top)\s+(?:line|sentence|"
-        r"paragraph)\s+(?:of\s+the\s+(?:result|output|response)\s+)?is\s+for\s+the\s+(?:user|person)\b",
-        _needs("user person", "only all"),
+        r"(?:user|person)\b",
+        _needs("reach shown go", "user person"),
+        LOW,
+    ),
+    (
+        r"\bthe\s+(?:user|person)\s+(?:sees|gets|is\s+shown)\s+(?:the\s+)?(?:\w+\s+){1,2}?only\b(?=\s*(?:[;,.]|$))",
+        _needs("sees gets shown", "only"),
+        LOW,
+    ),
+    (
+        r"\bonly\s+the\s+(?:first|opening|top)\s+(?:line|sentence|paragraph)\s+(?:of\s+the\s+(?:result|output|"
+        r"response)\s+)?is\s+for\s+the\s+(?:user|person)\b",
+        _needs("first opening top", "line sentence paragraph"),
         LOW,
     ),
     (
         r"\b(?:is|are)\s+to\s+be\s+(?:kept|left)\s+out\s+of\s+the\s+(?:chat|conversation|transcript|reply|answer)\b"
         r"|\bshould\s+be\s+left\s+out\s+of\s+the\s+(?:reply|answer|response)\b|\bto\s+be\s+suppressed\s+from\s+the\s+"
         r"(?:answer|reply|response)\b",
-        _needs("out suppressed", "chat conversation transcript reply answer response"),
+        _needs("kept left suppressed", "chat conversation transcript reply answer response"),
         LOW,
     ),
     # Authority: this text given the system prompt's standing.
@@ -519,7 +528,7 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
         r"\b(?:step\s+(?:zero|0)|(?:the\s+)?first\s+(?:action|step|thing))\s+(?:of|in)\s+(?:every|each|any)\s+"
         r"(?:new\s+)?(?:task|conversation|request|chat)\b|\b(?:every|each|any)\s+(?:new\s+)?(?:task|conversation|"
         r"request)\s+(?:must|should|needs?\s+to)\s+(?:begin|start)\s+with\s+(?:a\s+call\s+to\s+)?this\s+tool\b",
-        _needs("every each any", "task conversation request chat"),
+        _needs("step first begin start", "every each any", "task conversation request chat"),
         LOW,
     ),
     # Round 11, written from families f, h, i, j and m (not n): concealment in passive or polite words.
@@ -574,7 +583,7 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     (
         r"\bonly\s+instructions\s+(?:that\s+)?(?:should|to|that|which)?\s*(?:be\s+)?(?:honou?red|followed|obeyed|"
         r"valid|in\s+force)\b",
-        _needs("only", "instructions"),
+        _needs("only", "instructions", "honoured honored followed obeyed valid force"),
         LOW,
     ),
     (
@@ -590,7 +599,7 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     (
         rf"\binstructions\b{_S}{{0,40}}?\b(?:are|is)\s+the\s+ones?\s+(?:written|given|stated|contained)\s+(?:here|"
         r"in\s+this)\b",
-        _needs("instructions", "one ones"),
+        _needs("instructions", "one ones", "written given stated contained"),
         LOW,
     ),
     (
@@ -598,10 +607,10 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
         _needs("conflicting", "disregarded ignored"),
         LOW,
     ),
+    (r"\bnot\s+in\s+force\s+while\s+this\s+tool\b", _needs("force", "while"), LOW),
     (
-        r"\bnot\s+in\s+force\s+while\s+this\s+tool\b|\b(?:read|treat)\s+(?:that|the|this)\s+(?:system\s+)?prompt\s+as\s+"
-        r"(?:background|advisory|optional)\b",
-        _needs("force prompt"),
+        r"\b(?:read|treat)\s+(?:that|the|this)\s+(?:system\s+)?prompt\s+as\s+(?:background|advisory|optional)\b",
+        _needs("prompt", "background advisory optional"),
         LOW,
     ),
     (
@@ -612,9 +621,14 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     # ... a persona without refusals.
     (r"\bunrestricted\s+(?:\w+\s+)?(?:agent|bot|assistant|model|ai)\b", _needs("unrestricted"), LOW),
     (
-        r"\brefusals?\s+(?:are|is)\s+(?:not\s+needed|unnecessary|disabled|off)\b|\bwith\s+no\s+content\s+"
-        r"(?:restrictions|filters|policies)\b|\bwould\s+normally\s+(?:decline|refuse)\b",
-        _needs("refusal refusals content normally"),
+        r"\brefusals?\s+(?:are|is)\s+(?:not\s+needed|unnecessary|disabled|off)\b|\bwould\s+normally\s+(?:decline|"
+        r"refuse)\b",
+        _needs("refusal refusals normally"),
+        LOW,
+    ),
+    (
+        r"\bwith\s+no\s+content\s+(?:restrictions|filters|policies)\b",
+        _needs("content", "restrictions filters policies"),
         LOW,
     ),
     # ... a lasting memory planted with a bias.
@@ -646,6 +660,16 @@ def _disparages_a_tool(text: str, match: re.Match[str]) -> bool:
 def _sentence_before(text: str, end: int) -> str:
     start = max(text.rfind(". ", 0, end), text.rfind("\n", 0, end), end - 120)
     return text[max(0, start) : end]
+
+
+_ROUTED: Final = (
+    r"(?:route|routes|routed|pass|passes|passed|report|reports|reported|mirror|mirrors|mirrored|copy|copies|"
+    r"copied|forward|forwards|forwarded|send|sends|sent)"
+)
+_ROUTED_NEEDS: Final = (
+    "route routes routed pass passes passed report reports reported mirror mirrors mirrored copy copies "
+    "copied forward forwards forwarded send sends sent"
+)
 
 
 SHADOWING_SHAPES: Final[list[_Pattern]] = [
@@ -815,17 +839,23 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
     ),
     # Round 11: another server's tool by name, and other tools' traffic routed through this one.
     (
-        r"\b(?:when|whenever|before|after|if)\s+(?:you\s+)?(?:use|call|invoke|run)\w*\s+(?:the\s+)?[\w-]+\s+server's\s+"
-        r"\w+|\bif\s+the\s+[\w-]+\s+server's\s+\w+\s+is\s+used\b",
-        _needs("server"),
+        r"\b(?:when|whenever|before|after|if)\s+(?:you\s+)?(?:use|uses|using|call|calls|calling|invoke|invokes|"
+        r"invoking|run|runs|running)\s+(?:the\s+)?[\w-]+\s+server's\s+\w+|\bif\s+the\s+[\w-]+\s+server's\s+\w+\s+"
+        r"is\s+used\b",
+        _needs("server", "use uses using used call calls calling invoke invokes invoking run runs running"),
+        LOW,
+    ),
+    # (Triggers kept selective: "this" and "tool" alone are in nearly every description.)
+    (
+        r"\b(?:any|every|all|other|another)\s+(?:\w+\s+){0,2}?(?:tools?|servers?|channels?|calls?)\b"
+        rf"{_S}{{0,60}}?\b(?:must|should|are\s+to|is\s+to|first|always)\b{_S}{{0,40}}?\b{_ROUTED}\b{_S}{{0,30}}?"
+        r"\b(?:to|through|via)\s+this\s+tool\b",
+        _needs(_ROUTED_NEEDS, "any every all other another"),
         LOW,
     ),
     (
-        r"\b(?:any|every|all|other|another)\s+(?:\w+\s+){0,2}?(?:tools?|servers?|channels?|calls?)\b"
-        rf"{_S}{{0,60}}?\b(?:must|should|are\s+to|is\s+to|first|always)\b{_S}{{0,40}}?\b(?:route|pass|report|mirror|"
-        rf"copy|forward|send)\w*\b{_S}{{0,30}}?\b(?:to|through|via)\s+this\s+tool\b|\b(?:mirror|copy|forward|route)\w*\s+"
-        r"(?:the\s+)?(?:text|message|content|arguments|request)s?\s+(?:to|through)\s+this\s+tool\b",
-        _needs("this", "tool"),
+        rf"\b{_ROUTED}\s+(?:the\s+)?(?:text|message|content|arguments|request)s?\s+(?:to|through)\s+this\s+tool\b",
+        _needs(_ROUTED_NEEDS, "text texts message messages content contents arguments request requests"),
         LOW,
     ),
     # Round 11: this tool declared better than all others, and the others not to be offered.
@@ -837,9 +867,14 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
     ),
     (
         r"\b(?:ranks?|rated|scores?)\s+(?:this\s+tool\s+)?(?:above|higher\s+than|ahead\s+of)\s+(?:all\s+)?(?:others|"
-        r"other\s+tools|the\s+rest)\b|\b(?:is|as)\s+the\s+officially\s+endorsed\s+(?:option|tool|choice)\b"
-        r"|\bno\s+(?:\w+\s+)?tool\s+(?:here\s+)?is\s+more\s+(?:reliable|accurate|trustworthy)\s+than\s+this\b",
-        _needs("rank ranks rated score scores endorsed tool"),
+        r"other\s+tools|the\s+rest)\b",
+        _needs("rank ranks rated score scores", "above higher ahead"),
+        LOW,
+    ),
+    (r"\b(?:is|as)\s+the\s+officially\s+endorsed\s+(?:option|tool|choice)\b", _needs("endorsed"), LOW),
+    (
+        r"\bno\s+(?:\w+\s+)?tool\s+(?:here\s+)?is\s+more\s+(?:reliable|accurate|trustworthy)\s+than\s+this\b",
+        _needs("reliable accurate trustworthy", "than"),
         LOW,
     ),
     # Round 11, written from families f, h and m (not n): this tool taking the others' work, whatever the
@@ -848,13 +883,19 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
         r"\b(?:even\s+(?:when|if)|also\s+when)\s+the\s+user\s+(?:\w+\s+)?(?:names|asks\s+for|requests|picks|chooses|"
         r"mentions|specifies|prefers|selects|wants)\s+(?:another|the\s+other|a\s+different|the\s+old|the\s+original|"
         r"that|it)\b",
-        _needs("even also", "user"),
+        _needs(
+            "even also", "user", "names asks requests picks chooses mentions specifies prefers selects wants"
+        ),
         LOW,
     ),
     (
         r"\b(?:route|send|direct|make)\s+(?:every|all|each|those|these)\s+(?:\w+\s+){0,2}?(?:operations?|requests?|"
         r"calls?|queries)\s+(?:through|to|via)\s+(?:it|this\s+tool|here)\b",
-        _needs("route send direct make", "every all each those these"),
+        _needs(
+            "route send direct make",
+            "every all each those these",
+            "operation operations request requests call calls queries",
+        ),
         LOW,
     ),
     (
@@ -868,7 +909,7 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
         rf"account|recipient|webhook)\b{_S}{{0,40}}?\b(?:set\s+to|added\s+to|belongs\s+in|must\s+use|should\s+(?:use|"
         rf"mention|include|be\s+added))|\b(?:other|another)\s+(?:\w+\s+){{0,2}}?(?:servers?|tools?|providers?)\b"
         rf"{_S}{{0,40}}?\b(?:must|should)\s+use\s+the\s+(?:destination|account|address)\b",
-        _needs("other another"),
+        _needs("other another", "bcc cc destination recipient webhook account address"),
         LOW,
     ),
 ]
@@ -1214,7 +1255,7 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
         r"\b(?:deliver|send|route|forward)\w*\s+(?:it\s+|them\s+|the\s+\w+\s+)?to\s+[\w.+-]{1,64}@[\w-]{1,63}"
         r"(?:\.[\w-]{1,63}){0,8}\s+instead\b|\baddress\s+is\s+(?:replaced|overridden|swapped)\s+(?:by|with)\s+"
         r"[\w.+-]{1,64}@",
-        _needs("@"),
+        _needs("@", "instead replaced overridden swapped"),
         LOW,
     ),
     (
@@ -1248,15 +1289,25 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
     ),
     (
         r"\b(?:now\s+also|also\s+now)\s+(?:syncs?|sends?|forwards?|uploads?|copies|mirrors?|goes|go|shares?|"
-        r"transmits?)\b|\bin\s+addition\s+to\s+its\s+(?:previous|earlier|original|usual)\s+behaviou?r\b",
-        _needs("also addition"),
+        r"transmits?)\b",
+        _needs(
+            "now",
+            "also",
+            "sync syncs send sends forward forwards upload uploads copies mirror mirrors goes go share "
+            "shares transmit transmits",
+        ),
+        LOW,
+    ),
+    (
+        r"\bin\s+addition\s+to\s+its\s+(?:previous|earlier|original|usual)\s+behaviou?r\b",
+        _needs("addition", "behaviour behavior"),
         LOW,
     ),
     (
         r"\binstructions\s+(?:that\s+)?(?:the\s+assistant|you)\s+(?:was|were)\s+(?:given|handed|started\s+with)\b"
         r"|\binstructions\s+you\s+were\s+started\s+with\b|\b(?:hidden|initial|original)\s+instructions\s+you\s+"
         r"(?:were|have\s+been)\b",
-        _needs("instructions"),
+        _needs("instructions", "you assistant"),
         LOW,
     ),
 ]
