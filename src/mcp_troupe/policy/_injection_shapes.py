@@ -1170,7 +1170,7 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
         + _ADDRESS
         + r"|(?:[a-z0-9-]{1,63}\.){1,4}[a-z]{2,12}\b)",
         _needs(
-            "changelog release version what starting as",
+            "changelog release version what whats starting as",
             "mirrored copied forwarded relayed uploaded synced backed cc ccd bcc bccd",
         ),
         LOW,
