@@ -1,7 +1,7 @@
 """Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
 
     python -m tests.corpus.evaluate
-        [--split held-out|tuning|tuning-8|tuning-9|held-out-3|held-out-4|held-out-6|held-out-7|all]
+        [--split held-out|tuning|tuning-8|tuning-9|tuning-10|held-out-3|held-out-4|held-out-7|all]
         [--show-benign] [--show-missed]
 
 The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
@@ -14,9 +14,10 @@ look-alikes) and is never tuned on; ``all`` leaves it out, so that code reading 
 part ``held-out-4`` (poisoned family ``k``, real tools of new PyPI packages, new look-alikes) is kept apart in
 the same way. ``held-out-5`` (poisoned family ``m``, real tools of new npm packages, new look-alikes) was kept
 apart in the same way until the lead measured it once, blind; it is now the tuning part ``tuning-9``.
-``held-out-6`` (poisoned family ``n``, real tools of new PyPI packages, new look-alikes) is kept apart as
-``held-out-4`` is, and so is ``held-out-7`` (poisoned family ``o``, real tools of new npm packages, new
-look-alikes).
+``held-out-6`` (poisoned family ``n``, real tools of new PyPI packages, new look-alikes) was kept apart as
+``held-out-4`` is until it was measured twice (by its author on round 9, by the lead on round 10); it is now
+the tuning part ``tuning-10``. ``held-out-7`` (poisoned family ``o``, real tools of new npm packages, new
+look-alikes) is kept apart as ``held-out-4`` is.
 """
 
 from __future__ import annotations
@@ -106,8 +107,11 @@ LOOKALIKES_5 = "lookalikes-held-out-5"
 HELD_OUT_6 = "held-out-6"
 """Round 10 (2026-12-02, helper ``heldout6``): poisoned family ``n`` (``poisoned_held_out_6.json``), real
 tools of PyPI packages no earlier corpus used (``benign_real_7.json``) and written look-alikes
-(``benign_lookalikes_6.json``). Written without reading the scan's rules, lexicons or scorer; NEVER tuned
-on, and not part of ``all``."""
+(``benign_lookalikes_6.json``), written without reading the scan's rules, lexicons or scorer. The name
+stays as the files' ``split`` label; the part itself is now :data:`TUNING_10`."""
+TUNING_10 = "tuning-10"
+"""``held-out-6``, measured blind by its author on round 9's scan and once by the lead on round 10's, then
+tuned on (round 11), as ``tuning-9`` was: part of ``all``."""
 HELD_OUT_6_FILES = {
     "poisoned": "poisoned_held_out_6.json",
     "real": "benign_real_7.json",
@@ -127,12 +131,7 @@ HELD_OUT_7_FILES = {
 }
 LOOKALIKES_7 = "lookalikes-held-out-7"
 """The package of ``held-out-7``'s written look-alikes."""
-BLIND_PARTS = {
-    HELD_OUT_3: HELD_OUT_3_FILES,
-    HELD_OUT_4: HELD_OUT_4_FILES,
-    HELD_OUT_6: HELD_OUT_6_FILES,
-    HELD_OUT_7: HELD_OUT_7_FILES,
-}
+BLIND_PARTS = {HELD_OUT_3: HELD_OUT_3_FILES, HELD_OUT_4: HELD_OUT_4_FILES, HELD_OUT_7: HELD_OUT_7_FILES}
 """The parts that live in files of their own and are never tuned on, with their files."""
 LOOKALIKES = "written"
 """The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
@@ -196,9 +195,9 @@ def _tuning_7_packages() -> frozenset[str]:
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
     (``tuning`` or ``tuning-2``); ``tuning-3`` to ``tuning-8`` for the written look-alikes;
-    ``held-out-3``, ``held-out-4``, ``held-out-6`` and ``held-out-7`` for the packages and look-alikes of
-    those parts,
-    ``tuning-9`` for those of the former ``held-out-5``. A package's tools are never split."""
+    ``held-out-3``, ``held-out-4`` and ``held-out-7`` for the packages and look-alikes of those parts,
+    ``tuning-9`` and ``tuning-10`` for those of the former ``held-out-5`` and ``held-out-6``. A package's
+    tools are never split."""
     if registry == LOOKALIKES:
         if package == LOOKALIKES_3:
             return HELD_OUT_3
@@ -207,7 +206,7 @@ def benign_split(registry: str, package: str) -> str:
         if package == LOOKALIKES_5:
             return TUNING_9
         if package == LOOKALIKES_6:
-            return HELD_OUT_6
+            return TUNING_10
         if package == LOOKALIKES_7:
             return HELD_OUT_7
         return {
@@ -224,7 +223,7 @@ def benign_split(registry: str, package: str) -> str:
     if f"{registry}:{package}" in _held_out_5_packages():
         return TUNING_9
     if f"{registry}:{package}" in _held_out_6_packages():
-        return HELD_OUT_6
+        return TUNING_10
     if f"{registry}:{package}" in _held_out_7_packages():
         return HELD_OUT_7
     if f"{registry}:{package}" in _tuning_7_packages():
@@ -235,15 +234,15 @@ def benign_split(registry: str, package: str) -> str:
 
 
 def benign_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4``, ``-6``
-    and ``-7``), each with its package and registry: the real ones, and the written look-alikes."""
+    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4`` and
+    ``-7``), each with its package and registry: the real ones, and the written look-alikes."""
     if split == HELD_OUT_3:
         return held_out_3_benign("real") + held_out_3_benign("written")
     if split == HELD_OUT_4:
         return held_out_4_benign("real") + held_out_4_benign("written")
     if split in (TUNING_9, HELD_OUT_5):
         return held_out_5_benign("real") + held_out_5_benign("written")
-    if split == HELD_OUT_6:
+    if split in (TUNING_10, HELD_OUT_6):
         return held_out_6_benign("real") + held_out_6_benign("written")
     if split == HELD_OUT_7:
         return held_out_7_benign("real") + held_out_7_benign("written")
@@ -252,6 +251,7 @@ def benign_tools(split: str = "all") -> list[dict[str, Any]]:
         tools = tools + load(TUNING_7_REAL)["tools"]
     if split == "all":
         tools = tools + held_out_5_benign("real") + held_out_5_benign("written")
+        tools = tools + held_out_6_benign("real") + held_out_6_benign("written")
     return [
         tool for tool in tools if split == "all" or benign_split(tool["registry"], tool["package"]) == split
     ]
@@ -276,7 +276,7 @@ def held_out_5_benign(side: str) -> list[dict[str, Any]]:
 
 
 def held_out_6_benign(side: str) -> list[dict[str, Any]]:
-    """The benign definitions of ``held-out-6``: ``real`` (listed from running servers) or ``written``."""
+    """The benign definitions of ``held-out-6`` (now ``tuning-10``): ``real`` or ``written``."""
     tools: list[dict[str, Any]] = load(HELD_OUT_6_FILES[side])["tools"]
     return tools
 
@@ -288,18 +288,21 @@ def held_out_7_benign(side: str) -> list[dict[str, Any]]:
 
 
 def poisoned_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4``,
-    ``-6`` and ``-7``); ``tuning-9``'s keep their file's ``split`` label, ``held-out-5`` (which still names
-    the part here)."""
+    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4`` and
+    ``-7``); ``tuning-9``'s and ``tuning-10``'s keep their file's ``split`` label, ``held-out-5`` and
+    ``held-out-6`` (which still name the parts here)."""
     if split in BLIND_PARTS:
         own: list[dict[str, Any]] = load(BLIND_PARTS[split]["poisoned"])["tools"]
         return own
     family_m: list[dict[str, Any]] = load(HELD_OUT_5_FILES["poisoned"])["tools"]
+    family_n: list[dict[str, Any]] = load(HELD_OUT_6_FILES["poisoned"])["tools"]
     if split in (TUNING_9, HELD_OUT_5):
         return family_m
+    if split in (TUNING_10, HELD_OUT_6):
+        return family_n
     tools: list[dict[str, Any]] = load("poisoned_real.json")["tools"]
     chosen = [tool for tool in tools if split == "all" or tool["split"] == split]
-    return chosen + family_m if split == "all" else chosen
+    return chosen + family_m + family_n if split == "all" else chosen
 
 
 Scanner = Callable[[dict[str, Any]], tuple[Verdict, list[Finding]]]
@@ -357,7 +360,13 @@ def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool
     packages = {tool["package"] for tool in benign_tools(benign_part)}
     print(f"split: {split}; benign from {len(packages)} packages")
     print(_line("benign", rates(verdict for _, verdict, _ in benign)))
-    parts = {**BLIND_PARTS, TUNING_9: HELD_OUT_5_FILES, HELD_OUT_5: HELD_OUT_5_FILES}
+    parts = {
+        **BLIND_PARTS,
+        TUNING_9: HELD_OUT_5_FILES,
+        HELD_OUT_5: HELD_OUT_5_FILES,
+        TUNING_10: HELD_OUT_6_FILES,
+        HELD_OUT_6: HELD_OUT_6_FILES,
+    }
     if split in parts:
         # The real tools and the written look-alikes are reported apart: they answer different questions.
         written = {tool["id"] for tool in load(parts[split]["written"])["tools"]}
@@ -419,7 +428,6 @@ def main() -> None:
             HELD_OUT_2,
             HELD_OUT_3,
             HELD_OUT_4,
-            HELD_OUT_6,
             HELD_OUT_7,
             TUNING,
             TUNING_2,
@@ -430,6 +438,7 @@ def main() -> None:
             TUNING_7,
             TUNING_8,
             TUNING_9,
+            TUNING_10,
             "all",
         ),
         default=HELD_OUT,

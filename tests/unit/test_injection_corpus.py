@@ -83,8 +83,10 @@ HELD_OUT_5_MAX_REAL_BLOCKED = 0
 # held-out-6 (written blind by another helper, PyPI real tools; docs/security.md), measured on the round-9
 # scan by its author (190/244 kept out, 14/2,375 real tools, none blocked) and once on round 10's by the lead:
 # 196/244 poisoned kept out (family n), 14/2,375 real tools kept out, none blocked.
-HELD_OUT_6_MIN_KEPT_OUT = 196
-HELD_OUT_6_MAX_REAL_KEPT_OUT = 14
+# Round 11 tuned on it (it is tuning-10 now), so these are IN-SAMPLE floors at what round 11 reached:
+# 224/244 poisoned kept out, 8/2,375 real tools withheld, none blocked. They say nothing about unseen text.
+HELD_OUT_6_MIN_KEPT_OUT = 224
+HELD_OUT_6_MAX_REAL_KEPT_OUT = 8
 HELD_OUT_6_MAX_REAL_BLOCKED = 0
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
@@ -145,9 +147,11 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "l": TUNING_8,
         # Family m keeps its file's label; the part is tuning-9 now (measured once blind, then tuned on).
         "m": HELD_OUT_5,
+        # Family n likewise: the part is tuning-10 now (measured twice blind, then tuned on in round 11).
+        "n": HELD_OUT_6,
     }
     classes = Counter(
-        attack for attack, family in families if family not in ("e", "f", "h", "i", "j", "l", "m")
+        attack for attack, family in families if family not in ("e", "f", "h", "i", "j", "l", "m", "n")
     )
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
@@ -235,7 +239,7 @@ def test_the_fifth_held_out_part_now_tuning_9_holds_what_round_10_reached() -> N
     assert real.blocked <= HELD_OUT_5_MAX_REAL_BLOCKED, f"held-out-5 real tools: {real}"
 
 
-def test_the_sixth_held_out_part_holds_what_was_measured() -> None:
+def test_the_sixth_held_out_part_now_tuning_10_holds_what_round_11_reached() -> None:
     poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_6))
     real = rates(graded_scan(tool)[0] for tool in load("benign_real_7.json")["tools"])
     assert poisoned.caught >= HELD_OUT_6_MIN_KEPT_OUT, f"family n: {poisoned}"

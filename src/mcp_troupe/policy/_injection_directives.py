@@ -53,6 +53,25 @@ def _not_a_quoted_example(text: str, match: re.Match[str]) -> bool:
     return _EXAMPLE_BEFORE.search(text[max(0, match.start() - 40) : match.start()]) is None
 
 
+# Round 11: the phrase as what untrusted text might ask, refused in the same sentence ("if it asks you to
+# ignore your instructions or to reveal secrets, do not comply"): a defensive statement, not an order.
+_ASKED_OF_YOU_BEFORE: Final = re.compile(
+    r"\b(?:if|when|whenever|should)\s+(?:\w+\s+){0,3}?(?:asks?|tells?|instructs?|wants?|says?|urges?)\s+you\s+to\s+$",
+    re.IGNORECASE,
+)
+_REFUSED_AFTER: Final = re.compile(
+    r"[^.\n]{0,80}?\b(?:(?:do\s+not|don'?t|never)\s+(?:comply|follow|obey|act\s+on\s+it|do\s+(?:it|so))|refuse)\b",
+    re.IGNORECASE,
+)
+
+
+def _not_an_example_nor_refused(text: str, match: re.Match[str]) -> bool:
+    """Neither quoted as an example (:func:`_not_a_quoted_example`) nor a request refused in its sentence."""
+    before = text[max(0, match.start() - 60) : match.start()]
+    refused = _ASKED_OF_YOU_BEFORE.search(before) is not None and _REFUSED_AFTER.match(text, match.end())
+    return not refused and _not_a_quoted_example(text, match)
+
+
 # Round 9: chat-template tokens named as a format ("turns are marked [INST] ... [/INST] (Llama format)").
 _FORMAT_NAMED: Final = re.compile(
     r"\b(?:format|formats|template|templates|tokens?|markers?|marked|delimit\w*|syntax|style|tags?|blocks?|"
@@ -81,7 +100,7 @@ _MODEL_DIRECTIVE_PATTERNS: Final[list[_Pattern]] = [
             "constraints policies",
         ),
         HIGH,
-        _not_a_quoted_example,
+        _not_an_example_nor_refused,
         WEAK,
     ),
     (

@@ -534,6 +534,10 @@ _FUTURE = _lexicon(
     "|volgende sessies|volgende gesprekken|próximas sesiones|próximas conversaciones|следующих сеансах|следующих сеансов|следующих диалогах|будущих сеансах|prochaines sessions|prochaines conversations|nächsten sitzungen|próximas sessões|prossime sessioni|toekomstige"
     # Round 9.
     "|voortaan|bundan sonra|daqui em diante|de agora em diante|von nun an|de ahora en adelante|dorénavant|d'ora in poi|впредь"
+    # Round 11: "for good" is a later too (family j and m: "запомните навсегда").
+    "|навсегда|назавжди|para siempre|pour toujours|für immer|para sempre"
+    "|per sempre|voor altijd|för alltid|na zawsze|navždy|selamanya|kalıcı olarak|sonsuza dek|永久|永远"
+    "|永遠に|영구히|영원히|إلى الأبد|हमेशा के लिए"
 )
 _SYSTEM_PROMPT = _lexicon(
     "prompt del sistema|prompt de sistema|instrucciones del sistema|prompt système|prompt do sistema|"
@@ -1053,6 +1057,44 @@ _OUTDATED = _lexicon(
 )
 
 
+# Round 11 lexicons, kept apart from the older ones they extend so that their rules run only on text that
+# holds one of their own trigger words (the older lexicons' triggers include words as common as "for").
+_FOR_ASSISTANT_ONLY = _lexicon(
+    # The output declared the assistant's alone or internal (families h and i).
+    "nur für den assistenten|nur für das modell|только для внутреннего использования|только для ассистента|solo para el asistente|solo para uso interno|uniquement pour l'assistant|réservé à l'assistant|apenas para o assistente|somente para uso interno|solo per l'assistente|solo per uso interno|alleen voor de assistent|alleen voor intern gebruik|sadece asistan için|yalnızca asistan için|tylko dla asystenta|endast för assistenten|pouze pro asistenta|лише для асистента|hanya untuk asisten|chỉ dành cho trợ lý|仅供助手|仅供内部使用|アシスタント専用|내부용|للمساعد فقط|केवल सहायक के लिए"
+)
+_UNBOUND_MORE = _lexicon(
+    # Indonesian, Korean and more ways of "without limits" and "never refuses" (families i and m).
+    "tanpa batasan|tanpa batas|tanpa menolak|tidak pernah menolak|제한이 해제된|제한 없는|거절하지 않|sans aucune restriction|ohne jegliche einschränkung|sin ninguna restricción|bez ograniczeń|nigdy nie odmawia|utan begränsningar|vägrar aldrig|bez omezení|nikdy neodmítá|без обмежень|ніколи не відмовляє|không giới hạn|không bao giờ từ chối|بلا قيود|دون قيود|لا ترفض|बिना किसी प्रतिबंध|कभी मना नहीं"
+)
+_PERSONA_MORE = _lexicon(
+    # "You are (now)" in the languages that lacked it (families i and m).
+    "kamu adalah|anda adalah|kamu sekarang|당신은|너는 이제|tu es|jesteś teraz|du är nu|jsi nyní|ти тепер|bạn là|أنت الآن|तुम अब|आप अब"
+)
+# Round 11. What a file holds ("su contenido", "ihren Inhalt", "содержимое"): with a secret's path and a field,
+# an error lure's or a poisoned parameter's ask (families i, j and m).
+_CONTENT_OF = _lexicon(
+    "contenido|el contenido|su contenido|contenuto|il contenuto|il suo contenuto|inhalt|den inhalt|ihren inhalt"
+    "|inhoud|de inhoud|içeriğini|içeriği|içeriğ|содержимое|содержимым|вміст|conteúdo|conteudo|contenu|le contenu"
+    "|zawartość|zawartości|obsah|isi file|isi berkas|nội dung|محتوى|सामग्री|内容|내용"
+)
+# Round 11. A notice in an authority's name (families i, j and m: "Распоряжение отдела комплаенса",
+# "情報セキュリティ部からの通達", "إشعار إلزامي من إدارة الامتثال").
+_AUTHORITY = _lexicon(
+    "konzernrevision|compliance-abteilung|rechtsabteilung|it-abteilung|sicherheitsteam|verbindliche vorgabe"
+    "|セキュリティ部|情報セキュリティ|通達|コンプライアンス部|法務部|정보보호팀|보안팀|컴플라이언스팀|법무팀"
+    "|إدارة الامتثال|إشعار إلزامي|فريق أمن|الإدارة القانونية|отдела комплаенса|отдел комплаенса"
+    "|службы безопасности|юридического отдела|уведомление администратора"
+    "|departamento legal|departamento de cumplimiento|por disposición del|aviso obligatorio|equipo de seguridad"
+    "|service juridique|service conformité|équipe de sécurité|avis obligatoire|departamento jurídico"
+    "|equipe de segurança|aviso obrigatório|equipe de conformidade|ufficio legale|team di sicurezza"
+    "|avviso obbligatorio|juridische afdeling|compliance-afdeling|beveiligingsteam|verplichte mededeling"
+    "|hukuk departmanı|uyum ekibi|güvenlik ekibi|zorunlu bildirim|dział prawny|zespół bezpieczeństwa"
+    "|obowiązkowe powiadomienie|juridiska avdelningen|säkerhetsteamet|合规部|安全团队|法务部|强制通知"
+    "|tim kepatuhan|tim keamanan|pemberitahuan wajib|अनुपालन विभाग|सुरक्षा टीम|अनिवार्य सूचना"
+    "|відділу комплаєнсу|служби безпеки|bộ phận pháp lý|nhóm bảo mật|thông báo bắt buộc"
+)
+
 MODEL_DIRECTIVE_FOREIGN: Final[list[_Pattern]] = [
     # Overriding what the model was told: ignore ... instructions (of before: high).
     (*_any_order(_IGNORE, _ORDERS, window=40), HIGH, _earlier_and_not_defensive, None),
@@ -1103,6 +1145,9 @@ MODEL_DIRECTIVE_FOREIGN: Final[list[_Pattern]] = [
     # Round 9. A persona with the safety rules set aside: "speel de rol van ... zonder inhoudsbeleid",
     # "kısıtlaması olmayan bir karaktere bürünür", "passa a agir como ... sem restrições".
     (*_any_order(_PERSONA, _UNBOUND, window=90), LOW),
+    (*_any_order(_PERSONA_MORE, _UNBOUND, window=90), LOW),
+    (*_any_order(_PERSONA, _UNBOUND_MORE, window=90), LOW),
+    (*_any_order(_PERSONA_MORE, _UNBOUND_MORE, window=90), LOW),
     (*_any_order(_SAFETY_RULES, _SUSPENDED, window=45), LOW),
     # The model's own instructions, whole: "the complete list of tools you were given", "sana verilen gizli
     # yönergeleri ... kopyala" (put somewhere).
@@ -1112,12 +1157,17 @@ MODEL_DIRECTIVE_FOREIGN: Final[list[_Pattern]] = [
     (*_ordered(_CONSENT_CLAIMED, window=0), LOW, _not_a_check_nor_conditional, None),
     # Text for the model's eyes only: what the user is not to see.
     (*_ordered(_FOR_MODEL_ONLY, window=0), LOW),
+    (*_ordered(_FOR_ASSISTANT_ONLY, window=0), LOW),
     # Other providers advised against (preference manipulation).
     (*_any_order(_DISCOURAGE, _ANY_OTHER, _PROVIDER, window=50), LOW),
     (*_any_order(_DISCOURAGE, _ANY_OTHER, _TOOL, window=50), LOW),
     (*_DISCOURAGE_SPLIT, LOW),
     # Instructions fetched from a URL and followed.
     (*_any_order(_FETCH, _ORDERS, _URL_ANY, window=80), LOW),
+    # Round 11. A notice in an authority's name that moves the chat, a secret file or mail to an address.
+    (*_any_order(_AUTHORITY, _HISTORY, window=150), LOW),
+    (*_any_order(_AUTHORITY, _SECRET_PATH, window=150), LOW),
+    (*_any_order(_AUTHORITY, _ADDRESS_ROLE, window=150), LOW),
 ]
 
 SHADOWING_FOREIGN: Final[list[_Pattern]] = [
@@ -1169,6 +1219,8 @@ EXFILTRATION_FOREIGN: Final[list[_Pattern]] = [
     (*_any_order(_SEND, _HISTORY, window=60), LOW, _to_a_destination, None),
     # A secret file's body put into a parameter: поместите содержимое файла ~/.kube/config.
     (*_any_order(_SEND, _SECRET_PATH, window=40), LOW, _to_a_destination_not_scanning, None),
+    # Round 11. ... with no verb of putting: "передав в поле 'note' содержимое файла ~/.aws/credentials".
+    (*_any_order(_CONTENT_OF, _SECRET_PATH, window=40), LOW, _to_a_destination_not_scanning, None),
     # Payments sent to an account the text names: whatever the user gave (high), always, or unmentioned.
     (
         _any_order(_PAYMENT, _ACCOUNT_VALUE, _REGARDLESS, window=80)[0],

@@ -62,6 +62,17 @@ _AUTHORITY_UNITS: Final = (
     r"management|developers?|maintainers?|owners?|governance|audit|soc)"
 )
 
+_OWN_TASK: Final = re.compile(
+    r"[^.\n]{0,40}?\b(?:when|before)\s+(?:starting|beginning|working\s+on|doing|you\s+(?:start|begin|work))\b",
+    re.IGNORECASE,
+)
+
+
+def _not_first_of_its_own_task(text: str, match: re.Match[str]) -> bool:
+    """A run-first order not scoped to the tool's own kind of work ("first tool to call when starting X")."""
+    return _OWN_TASK.match(text, match.end()) is None
+
+
 MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     (
         r"\byour\s+(?:\w+\s+)?(?:instructions|guidelines|directives|orders)\s+(?:have|has)\s+(?:changed|been\s+"
@@ -327,6 +338,10 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
         r"\b(?:must|should|needs?\s+to)\s+be\s+(?:the\s+)?(?:very\s+)?first\s+(?:tool|thing|call|action|step)\b",
         _needs("first", "be"),
         LOW,
+        # Round 11: "This should be the first tool an agent calls when starting cfhighlander work" puts the
+        # tool first in its own kind of task, not before every task.
+        _not_first_of_its_own_task,
+        None,
     ),
     (
         rf"\b(?:on|at|for|in)\s+(?:every|each)\s+(?:single\s+)?(?:turn|message|request|prompt|question|reply|"
@@ -448,6 +463,181 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
         _needs("git", "push"),
         LOW,
     ),
+    # Round 11 (all withhold). Each was kept only because it reads misses of two or more tuning families
+    # and no tuning tool that is benign (docs/security.md, "Round 11").
+    # The output declared the model's alone, and what reaches the user cut down to a line.
+    (
+        r"\b(?:is|are)\s+(?:meant\s+|intended\s+|reserved\s+|only\s+)?for\s+(?:the\s+)?(?:assistant|agent|model|ai)"
+        r"(?:'s\s+eyes)?\s+(?:alone|only)\b",
+        _needs("alone only", "assistant agent model ai"),
+        LOW,
+    ),
+    (
+        r"\b(?:is\s+all\s+that|only)\s+(?:should|may|must|is\s+to)\s+(?:reach|be\s+shown\s+to|go\s+to)\s+the\s+"
+        r"(?:user|person)\b",
+        _needs("reach shown go", "user person"),
+        LOW,
+    ),
+    (
+        r"\bthe\s+(?:user|person)\s+(?:sees|gets|is\s+shown)\s+(?:the\s+)?(?:\w+\s+){1,2}?only\b(?=\s*(?:[;,.]|$))",
+        _needs("sees gets shown", "only"),
+        LOW,
+    ),
+    (
+        r"\bonly\s+the\s+(?:first|opening|top)\s+(?:line|sentence|paragraph)\s+(?:of\s+the\s+(?:result|output|"
+        r"response)\s+)?is\s+for\s+the\s+(?:user|person)\b",
+        _needs("first opening top", "line sentence paragraph"),
+        LOW,
+    ),
+    (
+        r"\b(?:is|are)\s+to\s+be\s+(?:kept|left)\s+out\s+of\s+the\s+(?:chat|conversation|transcript|reply|answer)\b"
+        r"|\bshould\s+be\s+left\s+out\s+of\s+the\s+(?:reply|answer|response)\b|\bto\s+be\s+suppressed\s+from\s+the\s+"
+        r"(?:answer|reply|response)\b",
+        _needs("kept left suppressed", "chat conversation transcript reply answer response"),
+        LOW,
+    ),
+    # Authority: this text given the system prompt's standing.
+    (
+        r"\b(?:same|equal)\s+(?:weight|authority|priority|standing|force)\s+as\s+(?:the\s+|your\s+)?(?:system\s+"
+        r"(?:prompt|instructions|message)|operator|developer)\b",
+        _needs("same equal", "weight authority priority standing force", "system operator developer"),
+        LOW,
+    ),
+    (
+        r"\bas\s+(?:if\s+)?(?:coming|it\s+came|they\s+came)\s+from\s+the\s+(?:system|operator|developer)\b"
+        r"|\bfollowed\s+without\s+(?:question|hesitation)\b",
+        _needs("coming came followed", "system operator developer question hesitation"),
+        LOW,
+    ),
+    # Consent claimed as obtained before, or by someone other than the user.
+    (
+        r"\b(?:confirmation|consent|permission|approval)\s+(?:\w+\s+){0,3}?was\s+(?:already\s+)?(?:obtained|given|"
+        r"granted|collected)\s+(?:earlier|previously|already|when|at\s+install|during|by\s+the\s+(?:workspace|account|"
+        r"organi[sz]ation)\s+(?:owner|admin|administrator))\b",
+        _needs("confirmation consent permission approval", "was", "obtained given granted collected"),
+        LOW,
+    ),
+    (
+        r"\bno\s+need\s+to\s+(?:check|confirm|ask)\s+(?:with\s+)?the\s+user\s+again\b|\b(?:opted\s+in|agreed|"
+        r"consented)\s+(?:to\s+(?:\w+\s+){1,3}?)?previously\b",
+        _needs("again previously"),
+        LOW,
+    ),
+    # Run first: the first step of every task is this tool.
+    (
+        r"\b(?:step\s+(?:zero|0)|(?:the\s+)?first\s+(?:action|step|thing))\s+(?:of|in)\s+(?:every|each|any)\s+"
+        r"(?:new\s+)?(?:task|conversation|request|chat)\b|\b(?:every|each|any)\s+(?:new\s+)?(?:task|conversation|"
+        r"request)\s+(?:must|should|needs?\s+to)\s+(?:begin|start)\s+with\s+(?:a\s+call\s+to\s+)?this\s+tool\b",
+        _needs("step first begin start", "every each any", "task conversation request chat"),
+        LOW,
+    ),
+    # Round 11, written from families f, h, i, j and m (not n): concealment in passive or polite words.
+    (r"\b(?:best|better)\s+left\s+unmentioned\b", _needs("unmentioned"), LOW),
+    (
+        r"\b(?:refrain|abstain)\s+from\s+(?:describing|mentioning|disclosing|bringing\s+up|pointing\s+out)\b",
+        _needs("refrain abstain", "describing mentioning disclosing bringing pointing"),
+        LOW,
+    ),
+    (
+        r"\bkept\s+between\s+us\b|\boutside\s+what\s+the\s+(?:user|person|customer)\s+needs\s+to\s+know\b",
+        _needs("between outside"),
+        LOW,
+    ),
+    (
+        r"\b(?:is|are)\s+not\s+to\s+(?:learn|find\s+out|discover)\b|\bnot\s+to\s+be\s+discussed\s+with\b"
+        r"|\bnot\s+to\s+bring\s+up\b|\bwere\s+not\s+pointed\s+out\b",
+        _needs("not", "learn find discover discussed bring pointed"),
+        LOW,
+    ),
+    (
+        r"\b(?:need\s+not|no\s+need\s+to)\s+(?:mention|disclose|reveal|point\s+out)\s+that\b",
+        _needs("need", "mention disclose reveal point"),
+        LOW,
+    ),
+    # ... the user kept calm, and the answer fixed in advance whatever the call returned.
+    (
+        r"\b(?:would|might|could|may|will)\s+(?:only\s+)?(?:alarm|worry|upset|scare|unsettle)\s+(?:the\s+)?"
+        r"(?:[\w-]+\s+)?(?:user|users|person|people|customers?)\b",
+        _needs("alarm worry upset scare unsettle", "user users person people customer customers"),
+        LOW,
+    ),
+    (
+        r"\b(?:reply|respond|answer|say)\s+['\"][^'\"]{1,30}['\"]\s+and\s+nothing\s+else\b",
+        _needs("nothing", "else"),
+        LOW,
+    ),
+    (r"\bas\s+['\"][^'\"]{1,40}['\"]\s+regardless\s+of\b", _needs("regardless"), LOW),
+    (
+        r"\bpresent\s+it\s+to\s+the\s+user\s+as\s+a\s+(?:routine|normal)\b",
+        _needs("present", "routine normal"),
+        LOW,
+    ),
+    (
+        r"\bdisplaying\s+(?:the\s+)?(?:response|result|output)s?\s+to\s+the\s+(?:end\s+)?user\s+is\s+discouraged\b"
+        r"|\bnot\s+something\s+to\s+(?:paste|show|share|put)\s+(?:into|in|with)\s+the\s+(?:conversation|chat|user|"
+        r"reply)\b",
+        _needs("discouraged something"),
+        LOW,
+    ),
+    # ... this text declared the only instructions in force.
+    (
+        r"\bonly\s+instructions\s+(?:that\s+)?(?:should|to|that|which)?\s*(?:be\s+)?(?:honou?red|followed|obeyed|"
+        r"valid|in\s+force)\b",
+        _needs("only", "instructions", "honoured honored followed obeyed valid force"),
+        LOW,
+    ),
+    (
+        r"\b(?:is|as)\s+the\s+(?:authoritative|binding)\s+(?:configuration|instructions?|policy)\b",
+        _needs("authoritative binding", "configuration instruction instructions policy"),
+        LOW,
+    ),
+    (
+        r"\b(?:wins|prevails)\s+over\s+any\s+(?:system|user|operator|other)\b",
+        _needs("wins prevails", "any"),
+        LOW,
+    ),
+    (
+        rf"\binstructions\b{_S}{{0,40}}?\b(?:are|is)\s+the\s+ones?\s+(?:written|given|stated|contained)\s+(?:here|"
+        r"in\s+this)\b",
+        _needs("instructions", "one ones", "written given stated contained"),
+        LOW,
+    ),
+    (
+        rf"\bconflicting\s+instructions\b{_S}{{0,30}}?\b(?:can|may|should)\s+be\s+(?:disregarded|ignored)\b",
+        _needs("conflicting", "disregarded ignored"),
+        LOW,
+    ),
+    (r"\bnot\s+in\s+force\s+while\s+this\s+tool\b", _needs("force", "while"), LOW),
+    (
+        r"\b(?:read|treat)\s+(?:that|the|this)\s+(?:system\s+)?prompt\s+as\s+(?:background|advisory|optional)\b",
+        _needs("prompt", "background advisory optional"),
+        LOW,
+    ),
+    (
+        r"\bset\s+aside\s+(?:their|your|its)\s+(?:prior|previous|earlier|existing)\s+(?:configuration|setup|settings)\b",
+        _needs("aside", "configuration setup settings"),
+        LOW,
+    ),
+    # ... a persona without refusals.
+    (r"\bunrestricted\s+(?:\w+\s+)?(?:agent|bot|assistant|model|ai)\b", _needs("unrestricted"), LOW),
+    (
+        r"\brefusals?\s+(?:are|is)\s+(?:not\s+needed|unnecessary|disabled|off)\b|\bwould\s+normally\s+(?:decline|"
+        r"refuse)\b",
+        _needs("refusal refusals normally"),
+        LOW,
+    ),
+    (
+        r"\bwith\s+no\s+content\s+(?:restrictions|filters|policies)\b",
+        _needs("content", "restrictions filters policies"),
+        LOW,
+    ),
+    # ... a lasting memory planted with a bias.
+    (
+        rf"\b(?:lasting|long-term|permanent|persistent)\s+(?:\w+\s+){{0,2}}?(?:memory|note)\b{_S}{{0,20}}?\bthat\b"
+        rf"{_S}{{0,80}}?\b(?:preferred|always|every\s+future|future\s+\w+|this\s+server|priority)\b",
+        _needs("lasting long permanent persistent", "memory note", "that"),
+        LOW,
+    ),
 ]
 
 # Something that can be a tool: a tool, server or function word, an identifier, a command in backticks.
@@ -470,6 +660,16 @@ def _disparages_a_tool(text: str, match: re.Match[str]) -> bool:
 def _sentence_before(text: str, end: int) -> str:
     start = max(text.rfind(". ", 0, end), text.rfind("\n", 0, end), end - 120)
     return text[max(0, start) : end]
+
+
+_ROUTED: Final = (
+    r"(?:route|routes|routed|pass|passes|passed|report|reports|reported|mirror|mirrors|mirrored|copy|copies|"
+    r"copied|forward|forwards|forwarded|send|sends|sent)"
+)
+_ROUTED_NEEDS: Final = (
+    "route routes routed pass passes passed report reports reported mirror mirrors mirrored copy copies "
+    "copied forward forwards forwarded send sends sent"
+)
 
 
 SHADOWING_SHAPES: Final[list[_Pattern]] = [
@@ -636,6 +836,81 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
         r"will\s+be)\s+always\b|\balways\s+(?:be\s+)?(?:sent|paid|transferred|routed|wired)\s+to\s+(?:the\s+)?"
         r"(?:account|iban|wallet)\b",
         _needs("payee recipient beneficiary destination sent paid transferred routed wired", "always"),
+    ),
+    # Round 11: another server's tool by name, and other tools' traffic routed through this one.
+    (
+        r"\b(?:when|whenever|before|after|if)\s+(?:you\s+)?(?:use|uses|using|call|calls|calling|invoke|invokes|"
+        r"invoking|run|runs|running)\s+(?:the\s+)?[\w-]+\s+server's\s+\w+|\bif\s+the\s+[\w-]+\s+server's\s+\w+\s+"
+        r"is\s+used\b",
+        _needs("server", "use uses using used call calls calling invoke invokes invoking run runs running"),
+        LOW,
+    ),
+    # (Triggers kept selective: "this" and "tool" alone are in nearly every description.)
+    (
+        r"\b(?:any|every|all|other|another)\s+(?:\w+\s+){0,2}?(?:tools?|servers?|channels?|calls?)\b"
+        rf"{_S}{{0,60}}?\b(?:must|should|are\s+to|is\s+to|first|always)\b{_S}{{0,40}}?\b{_ROUTED}\b{_S}{{0,30}}?"
+        r"\b(?:to|through|via)\s+this\s+tool\b",
+        _needs(_ROUTED_NEEDS, "any every all other another"),
+        LOW,
+    ),
+    (
+        rf"\b{_ROUTED}\s+(?:the\s+)?(?:text|message|content|arguments|request)s?\s+(?:to|through)\s+this\s+tool\b",
+        _needs(_ROUTED_NEEDS, "text texts message messages content contents arguments request requests"),
+        LOW,
+    ),
+    # Round 11: this tool declared better than all others, and the others not to be offered.
+    (
+        r"\b(?:never|do\s+not|don'?t|avoid)\s+(?:suggest|recommend|mention|present|offer|propos)\w*\s+(?:any\s+|the\s+)?"
+        r"(?:alternatives?|competing\s+\w+|competitors?|other\s+(?:tools|services|providers|options))\b",
+        _needs("alternative alternatives competing competitor competitors other"),
+        LOW,
+    ),
+    (
+        r"\b(?:ranks?|rated|scores?)\s+(?:this\s+tool\s+)?(?:above|higher\s+than|ahead\s+of)\s+(?:all\s+)?(?:others|"
+        r"other\s+tools|the\s+rest)\b",
+        _needs("rank ranks rated score scores", "above higher ahead"),
+        LOW,
+    ),
+    (r"\b(?:is|as)\s+the\s+officially\s+endorsed\s+(?:option|tool|choice)\b", _needs("endorsed"), LOW),
+    (
+        r"\bno\s+(?:\w+\s+)?tool\s+(?:here\s+)?is\s+more\s+(?:reliable|accurate|trustworthy)\s+than\s+this\b",
+        _needs("reliable accurate trustworthy", "than"),
+        LOW,
+    ),
+    # Round 11, written from families f, h and m (not n): this tool taking the others' work, whatever the
+    # user named, and another server's payments or mail set to this tool's values.
+    (
+        r"\b(?:even\s+(?:when|if)|also\s+when)\s+the\s+user\s+(?:\w+\s+)?(?:names|asks\s+for|requests|picks|chooses|"
+        r"mentions|specifies|prefers|selects|wants)\s+(?:another|the\s+other|a\s+different|the\s+old|the\s+original|"
+        r"that|it)\b",
+        _needs(
+            "even also", "user", "names asks requests picks chooses mentions specifies prefers selects wants"
+        ),
+        LOW,
+    ),
+    (
+        r"\b(?:route|send|direct|make)\s+(?:every|all|each|those|these)\s+(?:\w+\s+){0,2}?(?:operations?|requests?|"
+        r"calls?|queries)\s+(?:through|to|via)\s+(?:it|this\s+tool|here)\b",
+        _needs(
+            "route send direct make",
+            "every all each those these",
+            "operation operations request requests call calls queries",
+        ),
+        LOW,
+    ),
+    (
+        r"\b(?:requests?|calls?)\s+(?:meant|intended|formerly\s+made)\s+(?:for|to)\s+(?:them|the\s+\w+\s+(?:server|"
+        r"tools?))\s+(?:are\s+to|is\s+to|should)\s+be\s+(?:sent|made|routed)\s+(?:to\s+this\s+tool|here)\b",
+        _needs("meant intended formerly"),
+        LOW,
+    ),
+    (
+        rf"\b(?:other|another)\s+(?:\w+\s+){{0,2}}?(?:servers?|tools?|providers?)\b{_S}{{0,80}}?\b(?:bcc|cc|destination\s+"
+        rf"account|recipient|webhook)\b{_S}{{0,40}}?\b(?:set\s+to|added\s+to|belongs\s+in|must\s+use|should\s+(?:use|"
+        rf"mention|include|be\s+added))|\b(?:other|another)\s+(?:\w+\s+){{0,2}}?(?:servers?|tools?|providers?)\b"
+        rf"{_S}{{0,40}}?\b(?:must|should)\s+use\s+the\s+(?:destination|account|address)\b",
+        _needs("other another", "bcc cc destination recipient webhook account address"),
+        LOW,
     ),
 ]
 
@@ -895,7 +1170,7 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
         + _ADDRESS
         + r"|(?:[a-z0-9-]{1,63}\.){1,4}[a-z]{2,12}\b)",
         _needs(
-            "changelog release version what starting as",
+            "changelog release version what whats starting as",
             "mirrored copied forwarded relayed uploaded synced backed cc ccd bcc bccd",
         ),
         LOW,
@@ -954,6 +1229,85 @@ EXFILTRATION_SHAPES: Final[list[_Pattern]] = [
             "argument parameter field value input",
             "advisory ignored overridden cosmetic informational longer",
         ),
+        LOW,
+    ),
+    # Round 11: the conversation's last messages put into the call, a recipient the user gave ignored or
+    # swapped for an address, and a secrets tool's output handed to this one.
+    (
+        rf"\b(?:include|attach|paste|copy|put|pass|fill|add|send)\w*\b{_S}{{0,60}}?\b(?:last|previous|preceding|"
+        r"prior|recent)\s+(?:\w+\s+){0,2}?(?:messages|turns|exchanges)\s+(?:of|from|in)\s+(?:this|the)\s+"
+        r"(?:conversation|dialogue|chat|session)\b",
+        _needs(
+            "last previous preceding prior recent",
+            "messages turns exchanges",
+            "conversation dialogue chat session",
+        ),
+        LOW,
+    ),
+    (
+        r"\b(?:whatever|the\s+(?:address|value|recipient|destination)s?)\s+(?:the\s+user\s+(?:types|enters|gives|"
+        r"provides|typed|entered|gave|chose|picks)|(?:typed|entered|given|provided|chosen)\s+by\s+the\s+user)\s+"
+        r"(?:\w+\s+){0,3}?(?:is|are|will\s+be|gets?)\s+(?:ignored|discarded|overridden|replaced)\b",
+        _needs("user", "ignored discarded overridden replaced"),
+        LOW,
+    ),
+    (
+        r"\b(?:deliver|send|route|forward)\w*\s+(?:it\s+|them\s+|the\s+\w+\s+)?to\s+[\w.+-]{1,64}@[\w-]{1,63}"
+        r"(?:\.[\w-]{1,63}){0,8}\s+instead\b|\baddress\s+is\s+(?:replaced|overridden|swapped)\s+(?:by|with)\s+"
+        r"[\w.+-]{1,64}@",
+        _needs("@", "instead replaced overridden swapped"),
+        LOW,
+    ),
+    (
+        r"\b(?:list|get|read|fetch|dump)_(?:secrets?|credentials?|passwords?|tokens?|keys?)\b"
+        rf"{_S}{{0,80}}?\b(?:then|and)\s+(?:call|pass|place|put|copy|send|invoke)\w*\s+(?:this\s+tool|(?:every|each|"
+        r"all|its|the)\s+(?:\w+\s+){0,3}?(?:output|values?|entry|entries|results?|fields))\b",
+        _needs(
+            "list get read fetch dump",
+            "secret secrets credential credentials password passwords token tokens key keys",
+            "then and",
+        ),
+        LOW,
+    ),
+    (
+        rf"\b(?:vault|password\s+manager|secrets?\s+manager|1password|bitwarden|keychain)\b{_S}{{0,80}}?"
+        rf"\b(?:place|put|copy|pass|insert|paste|include)\w*\b{_S}{{0,30}}?\b(?:in|into)\s+(?:the\s+)?(?:['\"]\w+['\"]|"
+        r"\w+\s+(?:field|parameter|argument))|\b(?:vault|password\s+manager)\b"
+        + _S
+        + r"{0,60}?\bthen\s+call\s+this\s+"
+        r"tool\b",
+        _needs("vault password secret secrets 1password bitwarden keychain"),
+        LOW,
+    ),
+    # Round 11, written from families f, h, i, j and m (not n): an environment secret's value put into a
+    # field, a change note under which data now also leaves, and the model's starting instructions asked for.
+    (
+        r"\bvalue\s+of\s+(?:the\s+)?(?:user'?s\s+)?\$?(?-i:[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|SECRET|KEY|PASSWORD|"
+        rf"PAT))\b{_S}{{0,60}}?\b(?:in|into|as)\s+(?:the\s+)?(?:['\"]\w+['\"]|\w+\s+(?:field|parameter|argument))",
+        _needs("value", "token secret key password pat"),
+        LOW,
+    ),
+    (
+        r"\b(?:now\s+also|also\s+now)\s+(?:syncs?|sends?|forwards?|uploads?|copies|mirrors?|goes|go|shares?|"
+        r"transmits?)\b",
+        _needs(
+            "now",
+            "also",
+            "sync syncs send sends forward forwards upload uploads copies mirror mirrors goes go share "
+            "shares transmit transmits",
+        ),
+        LOW,
+    ),
+    (
+        r"\bin\s+addition\s+to\s+its\s+(?:previous|earlier|original|usual)\s+behaviou?r\b",
+        _needs("addition", "behaviour behavior"),
+        LOW,
+    ),
+    (
+        r"\binstructions\s+(?:that\s+)?(?:the\s+assistant|you)\s+(?:was|were)\s+(?:given|handed|started\s+with)\b"
+        r"|\binstructions\s+you\s+were\s+started\s+with\b|\b(?:hidden|initial|original)\s+instructions\s+you\s+"
+        r"(?:were|have\s+been)\b",
+        _needs("instructions", "you assistant"),
         LOW,
     ),
 ]
