@@ -31,6 +31,7 @@ from tests.corpus.evaluate import (
     HELD_OUT_4,
     HELD_OUT_5,
     HELD_OUT_6,
+    HELD_OUT_7,
     TUNING,
     TUNING_2,
     TUNING_3,
@@ -88,6 +89,12 @@ HELD_OUT_5_MAX_REAL_BLOCKED = 0
 HELD_OUT_6_MIN_KEPT_OUT = 224
 HELD_OUT_6_MAX_REAL_KEPT_OUT = 8
 HELD_OUT_6_MAX_REAL_BLOCKED = 0
+# held-out-7 (written blind by another helper, npm real tools; docs/security.md), measured on the round-10
+# scan by its author (201/244 kept out, 24/2,211 real tools, 1 blocked) and once on round 11's by the lead,
+# totals only: the same, 201/244 poisoned kept out (family o), 24/2,211 real tools kept out, 1 blocked.
+HELD_OUT_7_MIN_KEPT_OUT = 201
+HELD_OUT_7_MAX_REAL_KEPT_OUT = 24
+HELD_OUT_7_MAX_REAL_BLOCKED = 1
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
 
@@ -245,6 +252,14 @@ def test_the_sixth_held_out_part_now_tuning_10_holds_what_round_11_reached() -> 
     assert poisoned.caught >= HELD_OUT_6_MIN_KEPT_OUT, f"family n: {poisoned}"
     assert real.caught <= HELD_OUT_6_MAX_REAL_KEPT_OUT, f"held-out-6 real tools: {real}"
     assert real.blocked <= HELD_OUT_6_MAX_REAL_BLOCKED, f"held-out-6 real tools: {real}"
+
+
+def test_the_seventh_held_out_part_holds_what_was_measured() -> None:
+    poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_7))
+    real = rates(graded_scan(tool)[0] for tool in load("benign_real_8.json")["tools"])
+    assert poisoned.caught >= HELD_OUT_7_MIN_KEPT_OUT, f"family o: {poisoned}"
+    assert real.caught <= HELD_OUT_7_MAX_REAL_KEPT_OUT, f"held-out-7 real tools: {real}"
+    assert real.blocked <= HELD_OUT_7_MAX_REAL_BLOCKED, f"held-out-7 real tools: {real}"
 
 
 # The learned scorer's threshold lets at most 0.5 % of the real benign tuning tools through, by
