@@ -1,14 +1,21 @@
 """What the blind parts' format tests (``tests/unit/test_corpus_held_out_*.py``) read a definition with.
 
 Each part's test keeps its own counts and rules; these are the readings they share: every string of a
-definition, keys included, and the eight-word runs two texts are compared by.
+definition, keys included, and the eight-word runs two texts are compared by; and, for the parts since
+``held-out-6``, the checks they make the same way (freshness, reserved addresses, packages used before).
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from types import ModuleType
 from typing import Any
+
+from tests.corpus import build_poisoned
+from tests.corpus.build_benign import identity
+from tests.corpus.evaluate import CORPUS, load
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -28,3 +35,93 @@ def shingles(text: str) -> set[tuple[str, ...]]:
     """The runs of eight words of ``text`` (lower case): two texts sharing one share a sentence's worth."""
     words = re.findall(r"\w+", text.lower())
     return {tuple(words[i : i + 8]) for i in range(len(words) - 7)}
+
+
+# ---- what the parts since held-out-6 check the same way ------------------------------------------------
+
+ENCODINGS = ("TAGS", "ZW", "BIDI", "B64", "HEX")
+"""The prefixes of the payloads the shared placement hides or encodes (``build_poisoned._place``)."""
+
+_HOST = re.compile(r"(?:https?://|@)([A-Za-z0-9.-]+)")
+_RESERVED = re.compile(
+    r"(^|\.)(example\.(com|net|org)|[a-z0-9-]+\.(example|invalid))$|^(192\.0\.2|203\.0\.113)\.\d{1,3}$"
+)
+_BARE_DOMAIN = re.compile(r"\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io)\b")
+# A right-to-left override spells its text backwards; that span is checked in clear, in the payload.
+_REVERSED_SPAN = re.compile("\u202e[^\u202c]*\u202c")
+MODEL_FIELDS = ("name", "description", "inputSchema")
+
+
+def clear(payload: str) -> str:
+    """A payload as written, before the shared placement hides or encodes it."""
+    kind, _, text = payload.partition(":")
+    return text if kind in ENCODINGS else payload
+
+
+def serialized(document: dict[str, Any]) -> str:
+    """A part's file as its builder writes it."""
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def other_files(prefix: str, mine: set[str]) -> list[str]:
+    """The corpus files named ``prefix*.json`` that are not the part's own (``mine``)."""
+    return sorted(path.name for path in CORPUS.glob(f"{prefix}*.json") if path.name not in mine)
+
+
+def unfresh(payloads: Sequence[str], placed: Sequence[dict[str, Any]], mine: set[str]) -> list[object]:
+    """What of a new family is not fresh: a payload (in clear) equal to an earlier corpus's text or sharing
+    an eight-word run with one, and placed definitions equal to an earlier one (by identity)."""
+    earlier_texts: set[str] = set()
+    earlier_identities: set[str] = set()
+    for name in other_files("poisoned_", mine):
+        for tool in load(name)["tools"]:
+            earlier_texts.update(strings({key: tool.get(key) for key in MODEL_FIELDS}))
+            earlier_identities.add(identity(tool))
+    earlier_texts |= {
+        payload
+        for _, _, families in build_poisoned.CLASSES.values()
+        for texts in families.values()
+        for payload in texts
+    }
+    fresh = [clear(payload) for payload in payloads]
+    earlier_shingles = set().union(*(shingles(text) for text in earlier_texts))
+    return [
+        *sorted(set(fresh) & earlier_texts),
+        *(payload for payload in fresh if shingles(payload) & earlier_shingles),
+        *(tool["id"] for tool in placed if identity(tool) in earlier_identities),
+    ]
+
+
+def unreserved_addresses(tools: Sequence[dict[str, Any]], payloads: Sequence[str]) -> list[tuple[str, str]]:
+    """Every host, mailbox domain or bare domain in ``tools`` and ``payloads`` that is not a reserved
+    example one (RFC 2606, RFC 5737), with where it was found."""
+    found: list[tuple[str, str]] = []
+    for tool in tools:
+        for text in strings({key: tool.get(key) for key in MODEL_FIELDS}):
+            for host in _HOST.findall(_REVERSED_SPAN.sub("", text)):
+                if not _RESERVED.search(host.lower().rstrip(".")):
+                    found.append((tool["id"], host))
+    for payload in payloads:
+        for host in _HOST.findall(clear(payload)):
+            if not _RESERVED.search(host.lower().rstrip(".")):
+                found.append((payload, host))
+        for domain in _BARE_DOMAIN.findall(clear(payload)):
+            if not _RESERVED.search(domain):
+                found.append((payload, domain))
+    return found
+
+
+def names_used_before(mine: set[str], builders: Iterable[ModuleType]) -> set[str]:
+    """Every package name an earlier part listed, tried or recorded as failed, in any registry, lower case
+    (the other ``benign_real*`` files, ``benign_tools.json``, the seen list, and the ``builders``' tables)."""
+    used: set[str] = set()
+    for name in [*other_files("benign_real", mine), "benign_tools.json"]:
+        document = load(name)
+        used |= set(document.get("packages", {})) | set(document.get("failed", {}))
+        used |= {f"{tool['registry']}:{tool['package']}" for tool in document["tools"] if "package" in tool}
+    seen = (CORPUS / "benign_seen_packages.txt").read_text(encoding="utf-8").splitlines()
+    used |= {line for line in seen if line and not line.startswith("#")}
+    for module in builders:
+        used |= {f"npm:{package}" for package, _ in getattr(module, "NPM", [])}
+        used |= {f"pypi:{package}" for package, _ in getattr(module, "PYPI", [])}
+    return {key.split(":", 1)[-1].lower() for key in used}

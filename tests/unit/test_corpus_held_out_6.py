@@ -10,10 +10,8 @@ and its floors in ``test_injection_corpus.py`` are in-sample floors.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from typing import Any
 
 from tests.corpus import (
     build_benign,
@@ -26,7 +24,15 @@ from tests.corpus import (
     build_poisoned,
     build_poisoned_n,
 )
-from tests.corpus._part_checks import shingles, strings
+from tests.corpus._part_checks import (
+    ENCODINGS,
+    clear,
+    names_used_before,
+    other_files,
+    serialized,
+    unfresh,
+    unreserved_addresses,
+)
 from tests.corpus.build_benign import identity
 from tests.corpus.evaluate import (
     BLIND_PARTS,
@@ -86,22 +92,13 @@ LOOKALIKE_KINDS = {
     "usage-note",
     "destructive-honest",
 }
-ENCODINGS = ("TAGS", "ZW", "BIDI", "B64", "HEX")
+EARLIER_BUILDERS = (build_benign, build_benign_3, build_benign_4, build_benign_5, build_benign_6)
+"""The builders of the earlier parts, whose package tables count as used."""
 MINE = set(HELD_OUT_6_FILES.values())
 
 
 def _payloads() -> list[str]:
     return [payload for payloads in build_poisoned_n.N.values() for _, payload in payloads]
-
-
-def _clear(payload: str) -> str:
-    """A payload as written, before the shared placement hides or encodes it."""
-    kind, _, clear = payload.partition(":")
-    return clear if kind in ENCODINGS else payload
-
-
-def _other_files(prefix: str) -> list[str]:
-    return sorted(path.name for path in CORPUS.glob(f"{prefix}*.json") if path.name not in MINE)
 
 
 def test_every_file_of_the_part_says_it_is_held_out() -> None:
@@ -149,77 +146,23 @@ def test_family_n_covers_every_class_each_payload_placed_twice() -> None:
         assert re.fullmatch(r"[a-z][a-z0-9_]{8,80}", payload), payload
 
 
-def _serialized(document: dict[str, Any]) -> str:
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
-
-
 def test_the_written_files_are_what_their_builders_write_byte_for_byte() -> None:
     for name, builder in (
         (HELD_OUT_6_FILES["poisoned"], build_poisoned_n),
         (HELD_OUT_6_FILES["written"], build_lookalikes_6),
     ):
-        assert (CORPUS / name).read_text(encoding="utf-8") == _serialized(builder.document()), name
+        assert (CORPUS / name).read_text(encoding="utf-8") == serialized(builder.document()), name
 
 
 def test_family_n_is_fresh_text_not_an_earlier_familys() -> None:
-    fresh = [_clear(payload) for payload in _payloads()]
+    fresh = [clear(payload) for payload in _payloads()]
     assert len(set(fresh)) == len(fresh)
-    earlier_texts: set[str] = set()
-    earlier_identities: set[str] = set()
-    for name in _other_files("poisoned_"):
-        for tool in load(name)["tools"]:
-            earlier_texts.update(
-                strings({key: tool.get(key) for key in ("name", "description", "inputSchema")})
-            )
-            earlier_identities.add(identity(tool))
-    earlier_texts |= {
-        payload
-        for _, _, families in build_poisoned.CLASSES.values()
-        for payloads in families.values()
-        for payload in payloads
-    }
     # Not one earlier text, nor a run of eight words in common with one: written anew, not edited from one.
-    repeated = sorted(set(fresh) & earlier_texts)
-    assert not repeated, repeated
-    earlier_shingles = set().union(*(shingles(text) for text in earlier_texts))
-    shared = [payload for payload in fresh if shingles(payload) & earlier_shingles]
-    assert not shared, shared
-    again = [tool["id"] for tool in poisoned_tools(HELD_OUT_6) if identity(tool) in earlier_identities]
-    assert not again, again
+    assert not unfresh(_payloads(), poisoned_tools(HELD_OUT_6), MINE)
 
 
 def test_family_n_uses_only_reserved_example_addresses() -> None:
-    host = re.compile(r"(?:https?://|@)([A-Za-z0-9.-]+)")
-    reserved = re.compile(
-        r"(^|\.)(example\.(com|net|org)|[a-z0-9-]+\.(example|invalid))$|^(192\.0\.2|203\.0\.113)\.\d{1,3}$"
-    )
-    # A right-to-left override spells its text backwards; that span is checked in clear below.
-    reversed_span = re.compile("\u202e[^\u202c]*\u202c")
-    for tool in poisoned_tools(HELD_OUT_6):
-        for text in strings({key: tool.get(key) for key in ("name", "description", "inputSchema")}):
-            for found in host.findall(reversed_span.sub("", text)):
-                assert reserved.search(found.lower().rstrip(".")), (tool["id"], found)
-    for payload in _payloads():
-        for found in host.findall(_clear(payload)):
-            assert reserved.search(found.lower().rstrip(".")), (payload, found)
-        # A bare domain (no scheme, no mailbox) must be reserved too.
-        for found in re.findall(r"\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io)\b", _clear(payload)):
-            assert reserved.search(found), (payload, found)
-
-
-def _names_used_before() -> set[str]:
-    """Every package name an earlier part listed, tried or recorded as failed, in any registry."""
-    used: set[str] = set()
-    for name in [*_other_files("benign_real"), "benign_tools.json"]:
-        document = load(name)
-        used |= set(document.get("packages", {})) | set(document.get("failed", {}))
-        used |= {f"{tool['registry']}:{tool['package']}" for tool in document["tools"] if "package" in tool}
-    seen = (CORPUS / "benign_seen_packages.txt").read_text(encoding="utf-8").splitlines()
-    used |= {line for line in seen if line and not line.startswith("#")}
-    for module in (build_benign, build_benign_3, build_benign_4, build_benign_5, build_benign_6):
-        used |= {f"npm:{package}" for package, _ in getattr(module, "NPM", [])}
-        used |= {f"pypi:{package}" for package, _ in getattr(module, "PYPI", [])}
-    return {key.split(":", 1)[-1].lower() for key in used}
+    assert not unreserved_addresses(poisoned_tools(HELD_OUT_6), _payloads())
 
 
 def test_the_real_tools_come_from_pypi_packages_no_other_part_used() -> None:
@@ -229,7 +172,8 @@ def test_the_real_tools_come_from_pypi_packages_no_other_part_used() -> None:
     assert {key.split(":", 1)[0] for key in document["packages"]} == {"pypi"}
     # Not even under another registry: a name used before is out, whichever registry it was.
     candidates = {package.lower() for package, _ in build_benign_7.PYPI}
-    assert not candidates & _names_used_before(), sorted(candidates & _names_used_before())
+    used = names_used_before(MINE, EARLIER_BUILDERS)
+    assert not candidates & used, sorted(candidates & used)
     assert {f"pypi:{package}" for package, _ in build_benign_7.PYPI} >= {
         *document["packages"],
         *document["failed"],
@@ -268,7 +212,7 @@ def test_the_written_look_alikes_cover_the_false_positive_kinds() -> None:
 def test_no_benign_definition_repeats_another_corpus_file() -> None:
     earlier: set[str] = set()
     descriptions: set[str] = set()
-    for name in [*_other_files("benign_"), *_other_files("poisoned_")]:
+    for name in [*other_files("benign_", MINE), *other_files("poisoned_", MINE)]:
         for tool in load(name)["tools"]:
             earlier.add(identity(tool))
             descriptions.add(tool.get("description", ""))
