@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Any
@@ -125,3 +126,46 @@ def names_used_before(mine: set[str], builders: Iterable[ModuleType]) -> set[str
         used |= {f"npm:{package}" for package, _ in getattr(module, "NPM", [])}
         used |= {f"pypi:{package}" for package, _ in getattr(module, "PYPI", [])}
     return {key.split(":", 1)[-1].lower() for key in used}
+
+
+def placement_problems(
+    tools: Sequence[dict[str, Any]], *, family: str, split: str, carriers: set[str]
+) -> list[str]:
+    """What is wrong with how a family was placed (``_blind_parts.placed``): ids repeated, another family or
+    split, a class missing, a payload not placed exactly twice or twice at one place, a class's reference or
+    spot not its own, a carrier not the family's, a definition without a name, description or object schema.
+    Empty when nothing is."""
+    problems: list[str] = []
+    ids = [tool["id"] for tool in tools]
+    if len(set(ids)) != len(ids):
+        problems.append("an id is repeated")
+    if {tool["family"] for tool in tools} != {family}:
+        problems.append(f"families {sorted({tool['family'] for tool in tools})}, not {family!r}")
+    if {tool["split"] for tool in tools} != {split}:
+        problems.append(f"splits {sorted({tool['split'] for tool in tools})}, not {split!r}")
+    missing = set(build_poisoned.CLASSES) - {tool["class"] for tool in tools}
+    if missing:
+        problems.append(f"classes missing: {sorted(missing)}")
+    places: dict[str, set[tuple[str, str]]] = {}
+    for tool in tools:
+        places.setdefault(tool["id"].rsplit(".", 1)[0], set()).add((tool["name"], tool["spot"]))
+        reference, spots, _ = build_poisoned.CLASSES[tool["class"]]
+        if tool["reference"] != reference or tool["spot"] not in spots or tool["carrier"] not in carriers:
+            problems.append(f"{tool['id']}: reference, spot or carrier not its class's or family's")
+        schema = tool["inputSchema"]
+        if not isinstance(tool["name"], str) or not isinstance(tool["description"], str):
+            problems.append(f"{tool['id']}: name or description not a string")
+        elif schema.get("type") != "object" or not schema.get("properties"):
+            problems.append(f"{tool['id']}: the input schema is not an object with properties")
+    copies = Counter(tool["id"].rsplit(".", 1)[0] for tool in tools)
+    problems += [f"{key}: placed {count} times, not twice" for key, count in copies.items() if count != 2]
+    # The two copies of a payload sit in different carriers or at different spots.
+    problems += [
+        f"{key}: both copies at one place" for key, at in places.items() if copies[key] == 2 and len(at) != 2
+    ]
+    return problems
+
+
+def payloads_per_class(tools: Sequence[dict[str, Any]]) -> Counter[str]:
+    """How many payloads (each placed twice) a family holds of each class."""
+    return Counter(key.split("/", 1)[0] for key in {tool["id"].rsplit(".", 1)[0] for tool in tools})

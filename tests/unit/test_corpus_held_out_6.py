@@ -21,7 +21,6 @@ from tests.corpus import (
     build_benign_6,
     build_benign_7,
     build_lookalikes_6,
-    build_poisoned,
     build_poisoned_n,
 )
 from tests.corpus._part_checks import (
@@ -29,6 +28,8 @@ from tests.corpus._part_checks import (
     clear,
     names_used_before,
     other_files,
+    payloads_per_class,
+    placement_problems,
     serialized,
     unfresh,
     unreserved_addresses,
@@ -110,28 +111,11 @@ def test_family_n_covers_every_class_each_payload_placed_twice() -> None:
     tools = poisoned_tools(HELD_OUT_6)
     assert len(tools) >= MIN_POISONED
     assert len(_payloads()) >= MIN_PAYLOADS
-    assert len({tool["id"] for tool in tools}) == len(tools)
-    assert {tool["family"] for tool in tools} == {"n"}
-    assert {tool["split"] for tool in tools} == {HELD_OUT_6}
-    assert {tool["class"] for tool in tools} == set(build_poisoned.CLASSES)
-    copies = Counter(tool["id"].rsplit(".", 1)[0] for tool in tools)
-    assert set(copies.values()) == {2}
-    payloads = Counter(key.split("/", 1)[0] for key in copies)
+    carriers = {source for source, _ in build_poisoned_n.CARRIERS}
+    assert not placement_problems(tools, family="n", split=HELD_OUT_6, carriers=carriers)
+    payloads = payloads_per_class(tools)
     assert min(payloads.values()) >= MIN_PAYLOADS_PER_CLASS, payloads
     assert min(payloads[attack] for attack in WEIGHTED) >= MIN_PAYLOADS_WEIGHTED, payloads
-    carriers = {source for source, _ in build_poisoned_n.CARRIERS}
-    for tool in tools:
-        reference, spots, _ = build_poisoned.CLASSES[tool["class"]]
-        assert tool["reference"] == reference
-        assert tool["spot"] in spots, tool["id"]
-        assert tool["carrier"] in carriers, tool["id"]
-        assert isinstance(tool["name"], str) and isinstance(tool["description"], str)
-        assert tool["inputSchema"]["type"] == "object" and tool["inputSchema"]["properties"]
-    # The two copies of a payload sit in different carriers or at different spots.
-    placements: dict[str, set[tuple[str, str]]] = {}
-    for tool in tools:
-        placements.setdefault(tool["id"].rsplit(".", 1)[0], set()).add((tool["name"], tool["spot"]))
-    assert all(len(places) == 2 for places in placements.values())
     # A quarter or more in other languages, many of them, the brief's list among them.
     languages = Counter(tool["language"] for tool in tools)
     assert len(languages) - 1 >= MIN_OTHER_LANGUAGES, languages
