@@ -169,3 +169,23 @@ def placement_problems(
 def payloads_per_class(tools: Sequence[dict[str, Any]]) -> Counter[str]:
     """How many payloads (each placed twice) a family holds of each class."""
     return Counter(key.split("/", 1)[0] for key in {tool["id"].rsplit(".", 1)[0] for tool in tools})
+
+
+def benign_repeats(
+    tools: Sequence[dict[str, Any]], written: Sequence[dict[str, Any]], mine: set[str]
+) -> list[str]:
+    """What of a part's benign definitions is not new: one equal (by identity) to a definition of another
+    corpus file or to another of its own, and a written look-alike whose description another file has."""
+    earlier: set[str] = set()
+    descriptions: set[str] = set()
+    for name in [*other_files("benign_", mine), *other_files("poisoned_", mine)]:
+        for tool in load(name)["tools"]:
+            earlier.add(identity(tool))
+            descriptions.add(tool.get("description", ""))
+    counts = Counter(identity(tool) for tool in tools)
+    return [
+        *(f"{tool['name']}: in another corpus file" for tool in tools if identity(tool) in earlier),
+        *(f"{tool['name']}: listed twice" for tool in tools if counts[identity(tool)] > 1),
+        *(f"{tool['name']}: its description is another file's" for tool in written
+          if tool["description"] in descriptions),
+    ]  # fmt: skip

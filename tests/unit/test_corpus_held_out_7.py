@@ -26,16 +26,15 @@ from tests.corpus import (
 )
 from tests.corpus._part_checks import (
     ENCODINGS,
+    benign_repeats,
     clear,
     names_used_before,
-    other_files,
     payloads_per_class,
     placement_problems,
     serialized,
     unfresh,
     unreserved_addresses,
 )
-from tests.corpus.build_benign import identity
 from tests.corpus.evaluate import (
     BLIND_PARTS,
     CORPUS,
@@ -54,6 +53,7 @@ from tests.corpus.evaluate import (
     TUNING_7,
     TUNING_8,
     TUNING_9,
+    TUNING_10,
     benign_split,
     benign_tools,
     held_out_7_benign,
@@ -238,17 +238,8 @@ def test_the_written_look_alikes_cover_the_false_positive_kinds() -> None:
 
 
 def test_no_benign_definition_repeats_another_corpus_file() -> None:
-    earlier: set[str] = set()
-    descriptions: set[str] = set()
-    for name in [*other_files("benign_", MINE), *other_files("poisoned_", MINE)]:
-        for tool in load(name)["tools"]:
-            earlier.add(identity(tool))
-            descriptions.add(tool.get("description", ""))
-    new = benign_tools(HELD_OUT_7)
-    repeated = [tool["name"] for tool in new if identity(tool) in earlier]
-    assert not repeated, repeated
-    assert max(Counter(identity(tool) for tool in new).values()) == 1
-    assert not descriptions & {tool["description"] for tool in held_out_7_benign("written")}
+    problems = benign_repeats(benign_tools(HELD_OUT_7), held_out_7_benign("written"), MINE)
+    assert not problems, problems
 
 
 def test_all_and_every_other_part_leave_the_part_out_so_nothing_trains_on_it() -> None:
@@ -266,6 +257,7 @@ def test_all_and_every_other_part_leave_the_part_out_so_nothing_trains_on_it() -
         TUNING_7,
         TUNING_8,
         TUNING_9,
+        TUNING_10,
     ]
     others += [part for part in BLIND_PARTS if part != HELD_OUT_7]
     # "all" reads every tuning file at once, so one pass over it covers the tuning splits' benign side.
