@@ -541,7 +541,7 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
             return {**description, "state": "needs_login"}
         return description
 
-    def _schedule_retry(self, what: str | None) -> None:
+    def _schedule_retry(self, what: str) -> None:
         """Retry after a failure (``what`` happened), or give up: one log line says which, and why."""
         # attempts: failed connection attempts in a row; max_attempts: retries allowed after the first.
         decision = self._retries.failed()
@@ -551,7 +551,7 @@ class ServerSupervisor(Supervised, pykka.ThreadingActor):
                 # the same).
                 log.error(
                     "server %s: failed after %d failed attempt%s; restart it to try again (last error: %s)",
-                    self.config.name, attempts, "" if attempts == 1 else "s", what or self.last_error,
+                    self.config.name, attempts, "" if attempts == 1 else "s", what,
                 )  # fmt: skip
                 self._give_up()
             case Retry(delay=delay, attempt=attempt):

@@ -24,7 +24,6 @@ human said no.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -206,7 +205,7 @@ def check_extensions(extensions: object, *, reserved: tuple[str, ...] = ()) -> d
                 f"got {type(settings).__name__}"
             )
         try:
-            json.dumps(settings, allow_nan=False)
+            jsonrpc.encode_members(settings)  # as the capabilities will be written on the wire
         except (TypeError, ValueError, RecursionError) as exc:
             raise ValueError(f"extensions[{name!r}] cannot be written as JSON: {exc}") from None
         checked[name] = dict(settings)
