@@ -390,5 +390,30 @@ def test_gemini_function_response_is_a_part_with_output_or_error() -> None:
     assert with_image.function_response.parts[0].inline_data.data.startswith(b"\x89PNG")  # type: ignore[union-attr]
 
 
+def test_gemini_gets_structured_content_once_not_beside_its_own_json() -> None:
+    # Servers SHOULD send a structuredContent's JSON as text too; the model is sent the object once.
+    same = ToolResult(text='{"n": 1, "items": [2]}', structured={"n": 1, "items": [2]})
+    part = genai_types.Part.model_validate(adapters.gemini_function_response("f", same))
+    assert part.function_response is not None
+    assert part.function_response.response == {"output": {"n": 1, "items": [2]}}
+    # A text that says something else keeps both; a failed call keeps its error text alone.
+    other = ToolResult(text='{"n": 2}', structured={"n": 1})
+    assert adapters.gemini_function_response("f", other)["functionResponse"]["response"] == {
+        "output": '{"n": 2}',
+        "structuredContent": {"n": 1},
+    }
+    failed = ToolResult(text='{"n": 1}', is_error=True, structured={"n": 1})
+    assert adapters.gemini_function_response("f", failed)["functionResponse"]["response"] == {
+        "error": '{"n": 1}'
+    }
+    # A text cut to the output budget: the whole object would bring back what was cut.
+    cut = ToolResult(
+        text="[1, 2, ...", structured=list(range(10_000)), full_text="[...]", result_uri="troupe://results/1"
+    )
+    assert adapters.gemini_function_response("f", cut)["functionResponse"]["response"] == {
+        "output": "[1, 2, ..."
+    }
+
+
 def test_identity_maps_change_nothing() -> None:
     assert ArgumentMap().is_identity and ArgumentMap().apply({"a": None}) == {"a": None}

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import logging
 import re
 import threading
@@ -297,6 +298,16 @@ def _images(result: ToolResult) -> list[tuple[str, str]]:
     return found
 
 
+def _is_json_of(text: str, value: Any) -> bool:
+    """Whether ``text`` is a JSON document of ``value`` (so sending both says the same thing twice)."""
+    if not text.lstrip().startswith(("{", "[")):
+        return False
+    try:
+        return bool(json.loads(text) == value)
+    except (ValueError, RecursionError):
+        return False
+
+
 def _check_result(what: str, call_id: object, result: object) -> None:
     # (A string or a raw dict failed with AttributeError: 'str' object has no attribute 'is_error'.)
     if not isinstance(call_id, str):
@@ -354,8 +365,13 @@ def gemini_function_response(name: str, result: ToolResult, *, call_id: str | No
     """``result`` as a Gemini ``Part`` with a ``functionResponse`` for the function ``name``.
 
     The response is ``{"output": text}``, or ``{"error": text}`` for a failed call (the keys the API reads);
-    ``structuredContent`` rides along as ``structuredContent``; images become inline-data parts (raw bytes,
-    as ``google.genai.types`` holds them). ``call_id`` is the function call's ``id`` when the model gave one.
+    images become inline-data parts (raw bytes, as ``google.genai.types`` holds them). ``call_id`` is the
+    function call's ``id`` when the model gave one.
+
+    ``structuredContent`` is sent once, not twice: when the text is its JSON (servers SHOULD send both, and
+    the text of a result without one is rendered from it), the output is the object itself; when the text
+    says something else, the object rides along as ``structuredContent``; and when the text was cut to the
+    output budget it is left out, since the whole object would bring back what the budget cut.
     """
     _check_result("gemini_function_response", name, result)
     if call_id is not None and not isinstance(call_id, str):
@@ -363,8 +379,12 @@ def gemini_function_response(name: str, result: ToolResult, *, call_id: str | No
             f"gemini_function_response: call_id must be a string or None, got {type(call_id).__name__}"
         )
     response: dict[str, Any] = {"error": result.text} if result.is_error else {"output": result.text}
-    if result.structured is not None:
-        response["structuredContent"] = result.structured
+    structured = result.structured
+    if structured is not None and result.full_text is None:
+        if not _is_json_of(result.text, structured):
+            response["structuredContent"] = structured
+        elif not result.is_error:
+            response["output"] = structured
     function_response: dict[str, Any] = {"name": name, "response": response}
     if call_id is not None:
         function_response["id"] = call_id
