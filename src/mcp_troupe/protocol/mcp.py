@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from mcp_troupe._frozen import constructor
 from mcp_troupe.errors import ProtocolError
 from mcp_troupe.protocol.deepjson import TooDeep
 from mcp_troupe.protocol.jsonrpc import RequestId, compact_encoder
@@ -170,6 +171,10 @@ class ToolDefinition:
         return annotated if isinstance(annotated, str) and annotated else self.name
 
 
+_TOOL_DEFINITION = constructor(ToolDefinition)
+"""``ToolDefinition(...)`` built directly (mcp_troupe._frozen): a first listing makes one per tool, and a
+frozen dataclass's own ``__init__`` writes each of its nine fields through ``object.__setattr__``."""
+
 # The exact JSON text of a schema, key order kept (NaN written as the decoder reads it), C encoder made once.
 _SCHEMA_JSON, _C_SCHEMA_JSON = compact_encoder(allow_nan=True)
 _MARKER_TEXT = str(TooDeep())
@@ -252,7 +257,7 @@ def parse_tool(obj: object, shared: SharedSchemas | None = None) -> ToolDefiniti
     annotations = obj.get("annotations")
     icons = safe_icons(obj.get("icons"))
     meta = obj.get("_meta")
-    return ToolDefinition(
+    return _TOOL_DEFINITION(
         name=name,
         input_schema=input_schema,
         description=description or "",
