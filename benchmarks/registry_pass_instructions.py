@@ -6,8 +6,8 @@ catalog's arrival (judging every tool, publishing the table, until ``wait_ready`
 issue's target is about (issue 18), and on a shared machine its timed figures scatter by ±30 % a round
 (``ab_first_connect.py``). Here it runs alone, in process: a ``RegistryActor`` with one configured server
 (no process, no session) is told ``ServerUp`` with the benchmark server's catalog (its pages through
-``json``, then ``parse_tool``, as a session would give them) and counted by Valgrind's callgrind from that
-message to the answer of ``WhenSettled``, every thread. Each worker first runs one uncounted pass (the
+``json``, then ``parse_tools_page``, as a session would give them) and counted by Valgrind's callgrind from
+that message to the answer of ``WhenSettled``, every thread. Each worker first runs one uncounted pass (the
 scan's model, the caches of a process's first pass), then the counted one on a fresh registry and a fresh
 catalog. The slices of judging follow a clock that advances 30 µs a reading (about what a benchmark tool
 takes), not the real one, so the slices are those of a real first connect and the count does not depend
@@ -44,10 +44,21 @@ CLOCK_STEP = 30e-6
 def _catalog(tools: int) -> Any:
     from benchmarks.echo_server import make_tools
     from mcp_troupe.actors.supervisor import ServerCatalog
-    from mcp_troupe.protocol.mcp import parse_tool
+    from mcp_troupe.protocol import mcp
 
-    pages = [json.loads(json.dumps(make_tools(tools)[start : start + 100])) for start in range(0, tools, 100)]
-    return ServerCatalog("echo", 1, tuple(parse_tool(tool) for page in pages for tool in page), ())
+    pages = [
+        json.loads(json.dumps({"tools": make_tools(tools)[start : start + 100]}))
+        for start in range(0, tools, 100)
+    ]
+    # As a session parses a listing: one table of shared input schemas for all its pages (a tree from before
+    # protocol.mcp.SharedSchemas parses each tool on its own, as its session did).
+    shared_schemas = getattr(mcp, "SharedSchemas", None)
+    shared = shared_schemas() if shared_schemas is not None else None
+    parsed = [
+        mcp.parse_tools_page(page, shared) if shared is not None else mcp.parse_tools_page(page)
+        for page in pages
+    ]
+    return ServerCatalog("echo", 1, tuple(tool for page in parsed for tool in page.tools), ())
 
 
 def worker(tools: int, counted: bool) -> int:

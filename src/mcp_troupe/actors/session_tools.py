@@ -48,6 +48,8 @@ class ToolListing:
         self._pages: list[tuple[Any, proto.ToolsPage]] = []
         self._published: list[tuple[Any, proto.ToolsPage]] = []
         self._published_by_name: dict[str, ToolDefinition] | None = None  # built when first needed
+        self._shared: proto.SharedSchemas | None = None
+        """The listing's input schemas by JSON text (tools with the same one share it), until published."""
 
     @property
     def is_listing(self) -> bool:
@@ -60,6 +62,7 @@ class ToolListing:
         self._tools = []
         self._rejected = []
         self._pages = []
+        self._shared = proto.SharedSchemas()
         self.is_dirty = False
 
     def abandon(self) -> None:
@@ -94,7 +97,9 @@ class ToolListing:
                 raise ProtocolError(f"tools/list 'nextCursor' must be a string, got {cursor!r:.40}")
             page = proto.ToolsPage(previous[1].tools, previous[1].rejected, cursor)
         else:
-            page = era_checked(proto.parse_tools_page(result), revision, lane, capabilities, server)
+            page = era_checked(
+                proto.parse_tools_page(result, self._shared), revision, lane, capabilities, server
+            )
             if self._published:
                 page = self._reuse_unchanged(page)
         self._pages.append((items, page))
@@ -107,6 +112,7 @@ class ToolListing:
         self._rejected = []
         self._published, self._pages = self._pages, []
         self._published_by_name = None
+        self._shared = None
         return tools, rejected
 
     def _reuse_unchanged(self, page: proto.ToolsPage) -> proto.ToolsPage:

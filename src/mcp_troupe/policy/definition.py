@@ -53,6 +53,8 @@ _CACHE_ENTRIES: Final = 1024
 _CACHE_KEY_MAX_CHARS: Final = 4096
 """Schemas whose JSON is longer are not cached: the cache holds at most about 4 MiB of keys, and a long schema
 is rarely shared word for word."""
+_IDENTITY_ENTRIES: Final = 64
+"""How many schema objects the cache knows by identity (the last ones whose JSON text it wrote)."""
 
 # The exact JSON text of a schema, in the document's key order, with the encoder and its C encoder made once
 # (JSONEncoder.encode makes one per call, a fifth of the cost of writing a small schema). The wire cannot make
@@ -135,6 +137,22 @@ class _Cache:
         self._entries = entries
         self._items: OrderedDict[str, SchemaEntry] = OrderedDict()
         self._lock = threading.Lock()
+        # The entries of the schema objects seen last, by identity (each kept alive with its entry, so that
+        # its id cannot be reused while it is here): a listing's tools that share one schema object
+        # (protocol.mcp.SharedSchemas) find its entry without writing its JSON text again.
+        self._by_identity: dict[int, tuple[Mapping[str, Any], SchemaEntry]] = {}
+
+    def known(self, schema: Mapping[str, Any]) -> SchemaEntry | None:
+        """The entry found for this very ``schema`` object lately, if any (no lock: one dict read)."""
+        known = self._by_identity.get(id(schema))
+        return known[1] if known is not None and known[0] is schema else None
+
+    def remember(self, schema: Mapping[str, Any], entry: SchemaEntry) -> None:
+        """Keep ``entry`` as this ``schema`` object's, for :meth:`known`."""
+        with self._lock:
+            if len(self._by_identity) >= _IDENTITY_ENTRIES:
+                self._by_identity.clear()
+            self._by_identity[id(schema)] = (schema, entry)
 
     def entry(self, key: str) -> SchemaEntry:
         """The entry of ``key``, made (and the oldest dropped beyond the bound) when it is new."""
@@ -151,6 +169,7 @@ class _Cache:
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._by_identity.clear()
 
 
 _CACHE: Final = _Cache(_CACHE_ENTRIES)
@@ -164,14 +183,24 @@ def schema_entry(schema: Mapping[str, Any]) -> SchemaEntry | None:
     the C encoder, one pass over a value the frame decoder built, in C, from at least as many bytes: it
     comes before the bounds walk (which it lets many tools skip), and costs less than the decoding did, so
     a schema too big to be judged is not made dearer to reject by more than that.
+
+    A schema object met lately is known by identity and not written again: the tools of one listing that
+    share a schema object (:class:`~mcp_troupe.protocol.mcp.SharedSchemas`) cost one text between them. So a
+    schema must not be changed in place once judged, the rule the registry follows for a definition already
+    (an unchanged definition object keeps its verdict).
     """
+    known = _CACHE.known(schema)
+    if known is not None:
+        return known
     try:
         key = _exact_json(schema)
     except (TypeError, ValueError, RecursionError):
         return None  # not JSON (a hand-built definition): checked, not cached
     if len(key) > _CACHE_KEY_MAX_CHARS:
         return None
-    return _CACHE.entry(key)
+    entry = _CACHE.entry(key)
+    _CACHE.remember(schema, entry)
+    return entry
 
 
 def schema_checks(schema: Mapping[str, Any]) -> SchemaChecks:

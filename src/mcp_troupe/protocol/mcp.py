@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from mcp_troupe._frozen import constructor
 from mcp_troupe.errors import ProtocolError
-from mcp_troupe.protocol.jsonrpc import RequestId
+from mcp_troupe.protocol.deepjson import TooDeep
+from mcp_troupe.protocol.jsonrpc import RequestId, compact_encoder
 
 __all__ = [
     "CANCELLED",
@@ -34,6 +36,7 @@ __all__ = [
     "CatalogPage",
     "InitializeResult",
     "PageGuard",
+    "SharedSchemas",
     "ToolDefinition",
     "ToolsPage",
     "call_tool_params",
@@ -168,8 +171,70 @@ class ToolDefinition:
         return annotated if isinstance(annotated, str) and annotated else self.name
 
 
-def parse_tool(obj: object) -> ToolDefinition:
-    """Build a :class:`ToolDefinition`, or raise :class:`ProtocolError` saying what is wrong with it."""
+_TOOL_DEFINITION = constructor(ToolDefinition)
+"""``ToolDefinition(...)`` built directly (mcp_troupe._frozen): a first listing makes one per tool, and a
+frozen dataclass's own ``__init__`` writes each of its nine fields through ``object.__setattr__``."""
+
+# The exact JSON text of a schema, key order kept (NaN written as the decoder reads it), C encoder made once.
+_SCHEMA_JSON, _C_SCHEMA_JSON = compact_encoder(allow_nan=True)
+_MARKER_TEXT = str(TooDeep())
+
+
+class SharedSchemas:
+    """One listing's input schemas by their exact JSON text, so that tools with the same schema share it.
+
+    Generated and real catalogs repeat input schemas word for word (no parameters, one ``path``, the same
+    pagination arguments: all 10,000 tools of the benchmark server have one). Decoded, each repeat is its
+    own three or four containers, which the garbage collector tracks and walks for as long as the catalog
+    stands, and which policy would encode again to find what it knows of the schema (policy.definition).
+    Shared, the repeats are freed as their page is parsed, and the registry meets one object it has seen
+    (issue 18: 3 of the 7 objects per tool that a 10,000-tool first connect left the collector).
+
+    The same JSON text means equal values of the same JSON types, in the same key order, so everything
+    policy derives from a schema (its checks, bounds, fingerprint, findings in document order) is the same
+    for the shared object. Not shared: a schema whose text holds the words of a
+    :class:`~mcp_troupe.protocol.deepjson.TooDeep` marker (a marker and a plain string with those words
+    write the same text, and the bounds tell them apart), one longer than :data:`MAX_CHARS` (rarely
+    repeated word for word; the table holds at most :data:`MAX_ENTRIES` texts of at most that size), and a
+    value that is not JSON (a hand-built definition). A shared schema is one object in many definitions and
+    :class:`~mcp_troupe.types.ToolSpec` values: it must not be changed in place (no code of ours does).
+    """
+
+    MAX_CHARS = 4096
+    MAX_ENTRIES = 1024
+
+    __slots__ = ("_schemas",)
+
+    def __init__(self) -> None:
+        self._schemas: dict[str, dict[str, Any]] = {}
+
+    def share(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """The schema with ``schema``'s JSON text that came first in this listing, or ``schema`` itself."""
+        try:
+            text = (
+                "".join(_C_SCHEMA_JSON(schema, 0))
+                if _C_SCHEMA_JSON is not None
+                else _SCHEMA_JSON.encode(schema)
+            )
+        except (TypeError, ValueError, RecursionError):
+            return schema
+        if len(text) > self.MAX_CHARS or _MARKER_TEXT in text:
+            return schema
+        schemas = self._schemas
+        known = schemas.get(text)
+        if known is not None:
+            return known
+        if len(schemas) < self.MAX_ENTRIES:
+            schemas[text] = schema
+        return schema
+
+
+def parse_tool(obj: object, shared: SharedSchemas | None = None) -> ToolDefinition:
+    """Build a :class:`ToolDefinition`, or raise :class:`ProtocolError` saying what is wrong with it.
+
+    With ``shared``, an ``inputSchema`` with the same JSON text as one of an earlier tool is replaced, in the
+    definition and in ``obj``, by that tool's (:class:`SharedSchemas`).
+    """
     if not isinstance(obj, dict):
         raise ProtocolError(f"a tool must be an object, got {type(obj).__name__}")
     name = obj.get("name")
@@ -178,6 +243,10 @@ def parse_tool(obj: object) -> ToolDefinition:
     input_schema = obj.get("inputSchema")
     if not isinstance(input_schema, dict):
         raise ProtocolError(f"tool {name!r}: 'inputSchema' must be an object")
+    if shared is not None:
+        known = shared.share(input_schema)
+        if known is not input_schema:
+            obj["inputSchema"] = input_schema = known
     description = obj.get("description")
     if description is not None and not isinstance(description, str):
         raise ProtocolError(f"tool {name!r}: 'description' must be a string")
@@ -188,7 +257,7 @@ def parse_tool(obj: object) -> ToolDefinition:
     annotations = obj.get("annotations")
     icons = safe_icons(obj.get("icons"))
     meta = obj.get("_meta")
-    return ToolDefinition(
+    return _TOOL_DEFINITION(
         name=name,
         input_schema=input_schema,
         description=description or "",
@@ -233,8 +302,12 @@ class ToolsPage:
     next_cursor: str | None
 
 
-def parse_tools_page(result: Mapping[str, Any]) -> ToolsPage:
-    """Parse a ``tools/list`` result; a malformed entry is rejected with its reason, the rest kept."""
+def parse_tools_page(result: Mapping[str, Any], shared: SharedSchemas | None = None) -> ToolsPage:
+    """Parse a ``tools/list`` result; a malformed entry is rejected with its reason, the rest kept.
+
+    ``shared`` (one per listing) makes tools whose input schemas have the same JSON text share one schema
+    object (:class:`SharedSchemas`).
+    """
     items = result.get("tools")
     if not isinstance(items, list):
         raise ProtocolError("tools/list result has no 'tools' array")
@@ -242,7 +315,7 @@ def parse_tools_page(result: Mapping[str, Any]) -> ToolsPage:
     rejected: list[tuple[str, str]] = []
     for index, item in enumerate(items):
         try:
-            tools.append(parse_tool(item))
+            tools.append(parse_tool(item, shared))
         except ProtocolError as exc:
             label = item.get("name") if isinstance(item, dict) else None
             rejected.append((label if isinstance(label, str) else f"#{index}", str(exc)))
