@@ -4,9 +4,13 @@ HELD OUT. Never tune the injection scan (rules, weights, thresholds, the learned
 anything it prints. It was built in stop 27 (2026-12-04) by helper ``heldout8``, who did not read the scan's
 rules, its lexicons or its scorer. See docs/security.md, "held-out-8".
 
-Not run by CI (it needs PyPI). Run it by hand to rebuild the file:
+Not run by CI (it needs PyPI). Run it by hand to rebuild the file, with ``uv`` on ``PATH`` (``pip install
+uv``; it was built so), the packages of :data:`MCP2` in a run of their own, then merge the runs' progress:
 
-    python -m tests.corpus.build_benign_9 --scratch /tmp/heldout8/build [--jobs 4] [--only NAME ...]
+    python -m tests.corpus.build_benign_9 --scratch /tmp/heldout8/build --only $(all but MCP2)
+    python -m tests.corpus.build_benign_9 --scratch /tmp/heldout8/build2 --only $(MCP2)
+    python -m tests.corpus.build_benign_9 --merge /tmp/heldout8/build/progress.jsonl \
+        /tmp/heldout8/build2/progress.jsonl
 
 PyPI packages only (the part before, held-out-7, was npm only). It reuses the installer and the stdio lister
 of :mod:`tests.corpus.build_benign` (each package in its own virtual environment under ``--scratch``,
@@ -22,7 +26,9 @@ The candidates were drawn, by a hash of the name rather than by hand, from the P
 server (names and summaries that say SDK, client, proxy, gateway, framework, template or test were left
 out, as were Windows-only servers and the ``iflow-mcp-*`` re-publications of other projects). Many of them
 need Python 3.12 or later, a running service, a real credential or the network to list anything; they fail
-and are recorded with the reason.
+and are recorded with the reason. The first draw's early results gave about five definitions a candidate, so
+a second draw (the last part of :data:`PYPI`) was taken the same way from the packages whose summary names
+ten or more tools.
 
 At most :data:`MAX_PER_PACKAGE` definitions of one package are kept
 (:func:`tests.corpus.build_benign_8.capped`), so that the part's false-positive rate is not mostly one
