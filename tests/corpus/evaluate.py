@@ -1,7 +1,7 @@
 """Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
 
     python -m tests.corpus.evaluate
-        [--split held-out|tuning|tuning-8|tuning-9|tuning-10|held-out-3|held-out-4|held-out-7|all]
+        [--split held-out|tuning|tuning-8|tuning-9|tuning-10|held-out-3|held-out-4|held-out-7|held-out-8|all]
         [--show-benign] [--show-missed]
 
 The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
@@ -17,7 +17,8 @@ apart in the same way until the lead measured it once, blind; it is now the tuni
 ``held-out-6`` (poisoned family ``n``, real tools of new PyPI packages, new look-alikes) was kept apart as
 ``held-out-4`` is until it was measured twice (by its author on round 9, by the lead on round 10); it is now
 the tuning part ``tuning-10``. ``held-out-7`` (poisoned family ``o``, real tools of new npm packages, new
-look-alikes) is kept apart as ``held-out-4`` is.
+look-alikes) is kept apart as ``held-out-4`` is. ``held-out-8`` (poisoned family ``p``, real tools of new PyPI
+packages, new look-alikes) is kept apart in the same way.
 """
 
 from __future__ import annotations
@@ -131,8 +132,21 @@ HELD_OUT_7_FILES = {
 }
 LOOKALIKES_7 = "lookalikes-held-out-7"
 """The package of ``held-out-7``'s written look-alikes."""
+HELD_OUT_8 = "held-out-8"
+"""Stop 27 (2026-12-04, helper ``heldout8``): poisoned family ``p`` (``poisoned_held_out_8.json``), real
+tools of PyPI packages no earlier corpus used (``benign_real_9.json``) and written look-alikes
+(``benign_lookalikes_8.json``). Written without reading the scan's rules, lexicons or scorer; NEVER tuned
+on, and not part of ``all``."""
+HELD_OUT_8_FILES = {
+    "poisoned": "poisoned_held_out_8.json",
+    "real": "benign_real_9.json",
+    "written": "benign_lookalikes_8.json",
+}
+LOOKALIKES_8 = "lookalikes-held-out-8"
+"""The package of ``held-out-8``'s written look-alikes."""
 BLIND_PARTS = {HELD_OUT_3: HELD_OUT_3_FILES, HELD_OUT_4: HELD_OUT_4_FILES, HELD_OUT_7: HELD_OUT_7_FILES}
 """The parts that live in files of their own and are never tuned on, with their files."""
+BLIND_PARTS[HELD_OUT_8] = HELD_OUT_8_FILES
 LOOKALIKES = "written"
 """The ``registry`` of the benign look-alikes: written for the project, not listed from a real server."""
 
@@ -186,6 +200,11 @@ def _held_out_7_packages() -> frozenset[str]:
 
 
 @cache
+def _held_out_8_packages() -> frozenset[str]:
+    return frozenset(load(HELD_OUT_8_FILES["real"])["packages"])
+
+
+@cache
 def _tuning_7_packages() -> frozenset[str]:
     if not (CORPUS / TUNING_7_REAL).exists():
         return frozenset()
@@ -196,8 +215,10 @@ def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
     (``tuning`` or ``tuning-2``); ``tuning-3`` to ``tuning-8`` for the written look-alikes;
     ``held-out-3``, ``held-out-4`` and ``held-out-7`` for the packages and look-alikes of those parts,
-    ``tuning-9`` and ``tuning-10`` for those of the former ``held-out-5`` and ``held-out-6``. A package's
-    tools are never split."""
+    ``tuning-9`` and ``tuning-10`` for those of the former ``held-out-5`` and ``held-out-6``; ``held-out-8``
+    for that part's. A package's tools are never split."""
+    if (registry, package) == (LOOKALIKES, LOOKALIKES_8) or f"{registry}:{package}" in _held_out_8_packages():
+        return HELD_OUT_8
     if registry == LOOKALIKES:
         if package == LOOKALIKES_3:
             return HELD_OUT_3
@@ -234,8 +255,8 @@ def benign_split(registry: str, package: str) -> str:
 
 
 def benign_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4`` and
-    ``-7``), each with its package and registry: the real ones, and the written look-alikes."""
+    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4``, ``-7``
+    and ``-8``), each with its package and registry: the real ones, and the written look-alikes."""
     if split == HELD_OUT_3:
         return held_out_3_benign("real") + held_out_3_benign("written")
     if split == HELD_OUT_4:
@@ -246,6 +267,8 @@ def benign_tools(split: str = "all") -> list[dict[str, Any]]:
         return held_out_6_benign("real") + held_out_6_benign("written")
     if split == HELD_OUT_7:
         return held_out_7_benign("real") + held_out_7_benign("written")
+    if split == HELD_OUT_8:
+        return held_out_8_benign("real") + held_out_8_benign("written")
     tools: list[dict[str, Any]] = load("benign_real.json")["tools"] + load("benign_lookalikes.json")["tools"]
     if split in (TUNING_7, "all") and (CORPUS / TUNING_7_REAL).exists():
         tools = tools + load(TUNING_7_REAL)["tools"]
@@ -287,10 +310,16 @@ def held_out_7_benign(side: str) -> list[dict[str, Any]]:
     return tools
 
 
+def held_out_8_benign(side: str) -> list[dict[str, Any]]:
+    """The benign definitions of ``held-out-8``: ``real`` (listed from running servers) or ``written``."""
+    tools: list[dict[str, Any]] = load(HELD_OUT_8_FILES[side])["tools"]
+    return tools
+
+
 def poisoned_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4`` and
-    ``-7``); ``tuning-9``'s and ``tuning-10``'s keep their file's ``split`` label, ``held-out-5`` and
-    ``held-out-6`` (which still name the parts here)."""
+    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4``,
+    ``-7`` and ``-8``); ``tuning-9``'s and ``tuning-10``'s keep their file's ``split`` label, ``held-out-5``
+    and ``held-out-6`` (which still name the parts here)."""
     if split in BLIND_PARTS:
         own: list[dict[str, Any]] = load(BLIND_PARTS[split]["poisoned"])["tools"]
         return own
@@ -429,6 +458,7 @@ def main() -> None:
             HELD_OUT_3,
             HELD_OUT_4,
             HELD_OUT_7,
+            HELD_OUT_8,
             TUNING,
             TUNING_2,
             TUNING_3,

@@ -32,6 +32,7 @@ from tests.corpus.evaluate import (
     HELD_OUT_5,
     HELD_OUT_6,
     HELD_OUT_7,
+    HELD_OUT_8,
     TUNING,
     TUNING_2,
     TUNING_3,
@@ -95,6 +96,12 @@ HELD_OUT_6_MAX_REAL_BLOCKED = 0
 HELD_OUT_7_MIN_KEPT_OUT = 201
 HELD_OUT_7_MAX_REAL_KEPT_OUT = 24
 HELD_OUT_7_MAX_REAL_BLOCKED = 1
+# held-out-8 (written blind by helper heldout8, PyPI real tools; docs/security.md), measured once on the scan
+# of its base (96de851), by its author, totals only: 185/244 poisoned kept out (family p), 22/4,743 real
+# tools kept out, 6 of them blocked.
+HELD_OUT_8_MIN_KEPT_OUT = 185
+HELD_OUT_8_MAX_REAL_KEPT_OUT = 22
+HELD_OUT_8_MAX_REAL_BLOCKED = 6
 MIN_PACKAGES = 60
 MIN_BENIGN = 2000
 
@@ -260,6 +267,14 @@ def test_the_seventh_held_out_part_holds_what_was_measured() -> None:
     assert poisoned.caught >= HELD_OUT_7_MIN_KEPT_OUT, f"family o: {poisoned}"
     assert real.caught <= HELD_OUT_7_MAX_REAL_KEPT_OUT, f"held-out-7 real tools: {real}"
     assert real.blocked <= HELD_OUT_7_MAX_REAL_BLOCKED, f"held-out-7 real tools: {real}"
+
+
+def test_the_eighth_held_out_part_holds_what_was_measured() -> None:
+    poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_8))
+    real = rates(graded_scan(tool)[0] for tool in load("benign_real_9.json")["tools"])
+    assert poisoned.caught >= HELD_OUT_8_MIN_KEPT_OUT, f"family p: {poisoned}"
+    assert real.caught <= HELD_OUT_8_MAX_REAL_KEPT_OUT, f"held-out-8 real tools: {real}"
+    assert real.blocked <= HELD_OUT_8_MAX_REAL_BLOCKED, f"held-out-8 real tools: {real}"
 
 
 # The learned scorer's threshold lets at most 0.5 % of the real benign tuning tools through, by
