@@ -156,9 +156,11 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "m": HELD_OUT_5,
         # Family n likewise: the part is tuning-10 now (measured twice blind, then tuned on in round 11).
         "n": HELD_OUT_6,
+        # Family o likewise: the part is tuning-11 now (measured twice blind, then tuned on in round 12).
+        "o": HELD_OUT_7,
     }
     classes = Counter(
-        attack for attack, family in families if family not in ("e", "f", "h", "i", "j", "l", "m", "n")
+        attack for attack, family in families if family not in ("e", "f", "h", "i", "j", "l", "m", "n", "o")
     )
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
@@ -254,7 +256,7 @@ def test_the_sixth_held_out_part_now_tuning_10_holds_what_round_11_reached() -> 
     assert real.blocked <= HELD_OUT_6_MAX_REAL_BLOCKED, f"held-out-6 real tools: {real}"
 
 
-def test_the_seventh_held_out_part_holds_what_was_measured() -> None:
+def test_the_seventh_held_out_part_now_tuning_11_holds_what_round_12_reached() -> None:
     poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_7))
     real = rates(graded_scan(tool)[0] for tool in load("benign_real_8.json")["tools"])
     assert poisoned.caught >= HELD_OUT_7_MIN_KEPT_OUT, f"family o: {poisoned}"
