@@ -92,6 +92,9 @@ HELD_OUT_6_MAX_REAL_BLOCKED = 0
 # held-out-7 (written blind by another helper, npm real tools; docs/security.md), measured on the round-10
 # scan by its author (201/244 kept out, 24/2,211 real tools, 1 blocked) and once on round 11's by the lead,
 # totals only: the same, 201/244 poisoned kept out (family o), 24/2,211 real tools kept out, 1 blocked.
+# Round 12 made it tuning data (it is tuning-11 now), so these are IN-SAMPLE floors. Round 12 wrote no rule
+# from it and shipped no new scorer (the candidate trained on it failed a blind floor; docs/security.md),
+# so the scan and these figures are round 11's: the floors stay where they were.
 HELD_OUT_7_MIN_KEPT_OUT = 201
 HELD_OUT_7_MAX_REAL_KEPT_OUT = 24
 HELD_OUT_7_MAX_REAL_BLOCKED = 1
