@@ -1,7 +1,7 @@
 """Measure the injection scan on the corpora: detection, withhold and block rates, per split and attack class.
 
     python -m tests.corpus.evaluate
-        [--split held-out|tuning|tuning-8|tuning-9|tuning-10|held-out-3|held-out-4|held-out-7|held-out-8|all]
+        [--split held-out|tuning|tuning-8|tuning-9|tuning-10|tuning-11|held-out-3|held-out-4|held-out-8|all]
         [--show-benign] [--show-missed]
 
 The split is deterministic and fixed by the data: benign tools by their source package (:func:`benign_split`),
@@ -17,8 +17,9 @@ apart in the same way until the lead measured it once, blind; it is now the tuni
 ``held-out-6`` (poisoned family ``n``, real tools of new PyPI packages, new look-alikes) was kept apart as
 ``held-out-4`` is until it was measured twice (by its author on round 9, by the lead on round 10); it is now
 the tuning part ``tuning-10``. ``held-out-7`` (poisoned family ``o``, real tools of new npm packages, new
-look-alikes) is kept apart as ``held-out-4`` is. ``held-out-8`` (poisoned family ``p``, real tools of new PyPI
-packages, new look-alikes) is kept apart in the same way.
+look-alikes) was kept apart in the same way until it was measured twice (by its author on round 10, by the
+lead on round 11); it is now the tuning part ``tuning-11``. ``held-out-8`` (poisoned family ``p``, real tools
+of new PyPI packages, new look-alikes) is kept apart as ``held-out-4`` is.
 """
 
 from __future__ import annotations
@@ -123,8 +124,11 @@ LOOKALIKES_6 = "lookalikes-held-out-6"
 HELD_OUT_7 = "held-out-7"
 """Round 11 (2026-12-03, helper ``heldout7``): poisoned family ``o`` (``poisoned_held_out_7.json``), real
 tools of npm packages no earlier corpus used (``benign_real_8.json``) and written look-alikes
-(``benign_lookalikes_7.json``). Written without reading the scan's rules, lexicons or scorer; NEVER tuned
-on, and not part of ``all``."""
+(``benign_lookalikes_7.json``), written without reading the scan's rules, lexicons or scorer. The name
+stays as the files' ``split`` label; the part itself is now :data:`TUNING_11`."""
+TUNING_11 = "tuning-11"
+"""``held-out-7``, measured blind by its author on round 10's scan and once by the lead on round 11's, then
+tuned and trained on (round 12), as ``tuning-10`` was: part of ``all``."""
 HELD_OUT_7_FILES = {
     "poisoned": "poisoned_held_out_7.json",
     "real": "benign_real_8.json",
@@ -144,7 +148,7 @@ HELD_OUT_8_FILES = {
 }
 LOOKALIKES_8 = "lookalikes-held-out-8"
 """The package of ``held-out-8``'s written look-alikes."""
-BLIND_PARTS = {HELD_OUT_3: HELD_OUT_3_FILES, HELD_OUT_4: HELD_OUT_4_FILES, HELD_OUT_7: HELD_OUT_7_FILES}
+BLIND_PARTS = {HELD_OUT_3: HELD_OUT_3_FILES, HELD_OUT_4: HELD_OUT_4_FILES}
 """The parts that live in files of their own and are never tuned on, with their files."""
 BLIND_PARTS[HELD_OUT_8] = HELD_OUT_8_FILES
 LOOKALIKES = "written"
@@ -214,9 +218,9 @@ def _tuning_7_packages() -> frozenset[str]:
 def benign_split(registry: str, package: str) -> str:
     """``held-out`` for the packages built after the first measurement, else the first split's side
     (``tuning`` or ``tuning-2``); ``tuning-3`` to ``tuning-8`` for the written look-alikes;
-    ``held-out-3``, ``held-out-4`` and ``held-out-7`` for the packages and look-alikes of those parts,
-    ``tuning-9`` and ``tuning-10`` for those of the former ``held-out-5`` and ``held-out-6``; ``held-out-8``
-    for that part's. A package's tools are never split."""
+    ``held-out-3`` and ``held-out-4`` for the packages and look-alikes of those parts, ``tuning-9``,
+    ``tuning-10`` and ``tuning-11`` for those of the former ``held-out-5``, ``held-out-6`` and
+    ``held-out-7``; ``held-out-8`` for that part's. A package's tools are never split."""
     if (registry, package) == (LOOKALIKES, LOOKALIKES_8) or f"{registry}:{package}" in _held_out_8_packages():
         return HELD_OUT_8
     if registry == LOOKALIKES:
@@ -229,7 +233,7 @@ def benign_split(registry: str, package: str) -> str:
         if package == LOOKALIKES_6:
             return TUNING_10
         if package == LOOKALIKES_7:
-            return HELD_OUT_7
+            return TUNING_11
         return {
             "lookalikes-2": TUNING_4,
             "lookalikes-3": TUNING_5,
@@ -246,7 +250,7 @@ def benign_split(registry: str, package: str) -> str:
     if f"{registry}:{package}" in _held_out_6_packages():
         return TUNING_10
     if f"{registry}:{package}" in _held_out_7_packages():
-        return HELD_OUT_7
+        return TUNING_11
     if f"{registry}:{package}" in _tuning_7_packages():
         return TUNING_7
     if f"{registry}:{package}" not in _seen_packages():
@@ -255,8 +259,8 @@ def benign_split(registry: str, package: str) -> str:
 
 
 def benign_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4``, ``-7``
-    and ``-8``), each with its package and registry: the real ones, and the written look-alikes."""
+    """The benign definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4`` and
+    ``-8``), each with its package and registry: the real ones, and the written look-alikes."""
     if split == HELD_OUT_3:
         return held_out_3_benign("real") + held_out_3_benign("written")
     if split == HELD_OUT_4:
@@ -265,7 +269,7 @@ def benign_tools(split: str = "all") -> list[dict[str, Any]]:
         return held_out_5_benign("real") + held_out_5_benign("written")
     if split in (TUNING_10, HELD_OUT_6):
         return held_out_6_benign("real") + held_out_6_benign("written")
-    if split == HELD_OUT_7:
+    if split in (TUNING_11, HELD_OUT_7):
         return held_out_7_benign("real") + held_out_7_benign("written")
     if split == HELD_OUT_8:
         return held_out_8_benign("real") + held_out_8_benign("written")
@@ -275,6 +279,7 @@ def benign_tools(split: str = "all") -> list[dict[str, Any]]:
     if split == "all":
         tools = tools + held_out_5_benign("real") + held_out_5_benign("written")
         tools = tools + held_out_6_benign("real") + held_out_6_benign("written")
+        tools = tools + held_out_7_benign("real") + held_out_7_benign("written")
     return [
         tool for tool in tools if split == "all" or benign_split(tool["registry"], tool["package"]) == split
     ]
@@ -305,7 +310,7 @@ def held_out_6_benign(side: str) -> list[dict[str, Any]]:
 
 
 def held_out_7_benign(side: str) -> list[dict[str, Any]]:
-    """The benign definitions of ``held-out-7``: ``real`` (listed from running servers) or ``written``."""
+    """The benign definitions of ``held-out-7`` (now ``tuning-11``): ``real`` or ``written``."""
     tools: list[dict[str, Any]] = load(HELD_OUT_7_FILES[side])["tools"]
     return tools
 
@@ -317,21 +322,24 @@ def held_out_8_benign(side: str) -> list[dict[str, Any]]:
 
 
 def poisoned_tools(split: str = "all") -> list[dict[str, Any]]:
-    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4``,
-    ``-7`` and ``-8``); ``tuning-9``'s and ``tuning-10``'s keep their file's ``split`` label, ``held-out-5``
-    and ``held-out-6`` (which still name the parts here)."""
+    """The poisoned definitions of ``split`` (or all of them but the blind parts ``held-out-3``, ``-4`` and
+    ``-8``); ``tuning-9``'s, ``tuning-10``'s and ``tuning-11``'s keep their file's ``split`` label,
+    ``held-out-5``, ``held-out-6`` and ``held-out-7`` (which still name the parts here)."""
     if split in BLIND_PARTS:
         own: list[dict[str, Any]] = load(BLIND_PARTS[split]["poisoned"])["tools"]
         return own
     family_m: list[dict[str, Any]] = load(HELD_OUT_5_FILES["poisoned"])["tools"]
     family_n: list[dict[str, Any]] = load(HELD_OUT_6_FILES["poisoned"])["tools"]
+    family_o: list[dict[str, Any]] = load(HELD_OUT_7_FILES["poisoned"])["tools"]
     if split in (TUNING_9, HELD_OUT_5):
         return family_m
     if split in (TUNING_10, HELD_OUT_6):
         return family_n
+    if split in (TUNING_11, HELD_OUT_7):
+        return family_o
     tools: list[dict[str, Any]] = load("poisoned_real.json")["tools"]
     chosen = [tool for tool in tools if split == "all" or tool["split"] == split]
-    return chosen + family_m + family_n if split == "all" else chosen
+    return chosen + family_m + family_n + family_o if split == "all" else chosen
 
 
 Scanner = Callable[[dict[str, Any]], tuple[Verdict, list[Finding]]]
@@ -395,6 +403,8 @@ def report(split: str, scanner: Scanner, *, show_benign: bool, show_missed: bool
         HELD_OUT_5: HELD_OUT_5_FILES,
         TUNING_10: HELD_OUT_6_FILES,
         HELD_OUT_6: HELD_OUT_6_FILES,
+        TUNING_11: HELD_OUT_7_FILES,
+        HELD_OUT_7: HELD_OUT_7_FILES,
     }
     if split in parts:
         # The real tools and the written look-alikes are reported apart: they answer different questions.
@@ -457,7 +467,6 @@ def main() -> None:
             HELD_OUT_2,
             HELD_OUT_3,
             HELD_OUT_4,
-            HELD_OUT_7,
             HELD_OUT_8,
             TUNING,
             TUNING_2,
@@ -469,6 +478,7 @@ def main() -> None:
             TUNING_8,
             TUNING_9,
             TUNING_10,
+            TUNING_11,
             "all",
         ),
         default=HELD_OUT,

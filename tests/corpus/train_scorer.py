@@ -1,12 +1,17 @@
 """Train the injection scan's learned scorer (``src/mcp_troupe/policy/injection_model.tsv.gz``).
 
-    python -m tests.corpus.train_scorer [--check] [--folds-only] [--out PATH]
+    python -m tests.corpus.train_scorer [--candidate] [--check] [--folds-only] [--out PATH]
 
 Run by hand; the output is committed and deterministic (the same corpora give the same bytes; the unit
-tests hold it to that). It reads the TUNING parts only: benign ``tuning`` .. ``tuning-8`` (``tuning-7``:
-the round-8 look-alikes and the real tools of ``benign_real_5.json``) and the first benign corpus, and
-poisoned families ``a``, ``b``, ``e``, ``f``, ``h``, ``i``, ``j`` and ``l``. Families ``c``, ``d``, ``g``
-and ``k``, the held-out benign packages, ``held-out-3`` and ``held-out-4`` are never read here.
+tests hold it to that). It reads the TUNING parts only. The shipped model (round 9's recipe, format 3)
+reads benign ``tuning`` .. ``tuning-8`` (``tuning-7``: the round-8 look-alikes and the real tools of
+``benign_real_5.json``) and the first benign corpus, and poisoned families ``a``, ``b``, ``e``, ``f``,
+``h``, ``i``, ``j`` and ``l``. ``--candidate`` is round 12's recipe (format 4, character 4-grams, eleven
+folds): it also reads ``tuning-9`` .. ``tuning-11`` (the former blind parts ``held-out-5`` ..
+``held-out-7``: families ``m``, ``n``, ``o``, their real tools and look-alikes), and its threshold's budget
+is 0.45 %. It is not shipped: docs/security.md, "Round 12", says why. Families ``c``, ``d``, ``g`` and
+``k``, the held-out benign packages, ``held-out-3``, ``held-out-4`` and any newer blind part are never read
+here.
 
 The unit is a sentence (``policy._injection_model.sentences``), filtered as the scan filters it. A
 sentence of a benign tool is a negative. A sentence of a poisoned tool is a positive unless it is a
@@ -17,8 +22,8 @@ The model is L2-regularised logistic regression over the features that occur in 
 more, classes weighted to balance, fitted by full-batch Adam (fixed steps, fixed order: deterministic).
 
 The threshold is chosen by cross-validation grouped by family, not on the data the final model saw: leave
-one poisoned family out (train on the other four and on the benign tools of the other folds; a real
-benign package is in one of five folds by a hash of its name, and the look-alikes written with a family are
+one poisoned family out (train on the other families and on the benign tools of the other folds; a real
+benign package is in one of the folds by a hash of its name, and the look-alikes written with a family are
 in that family's fold), score the left-out family and its benign fold, pool the out-of-fold benign tool
 scores, and take the lowest threshold at which at most 0.5 % of the real benign tuning tools are kept out
 (since round 9: by the rules, or by scoring at or above it; the rules' share is the scorer's no more). The
@@ -26,7 +31,8 @@ written look-alikes are trained on as negatives but not counted in that rate: th
 cases written on purpose, not a sample of what servers say; how many of them score over the threshold is
 printed beside it. The out-of-fold catch rate of each left-out family, by the scorer alone and by the rules
 or the scorer together, is the estimate of how the scan does on an unseen family; it is printed. (The rules
-were tuned on families ``a``, ``b`` and ``e``, so the combined figure is honest for ``f`` and ``h`` only.)
+were written with every family but ``o`` in view, so the combined figure is honest for ``o`` only; the
+scorer-alone figure is honest for every family, and its pooled sum is round 12's objective.)
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tests.corpus import build_poisoned
+from tests.corpus import build_poisoned, build_poisoned_m, build_poisoned_n, build_poisoned_o
 from tests.corpus.evaluate import (
     LOOKALIKES,
     TUNING,
@@ -53,6 +59,9 @@ from tests.corpus.evaluate import (
     TUNING_6,
     TUNING_7,
     TUNING_8,
+    TUNING_9,
+    TUNING_10,
+    TUNING_11,
     benign_tools,
     graded_scan,
     load,
@@ -71,8 +80,14 @@ from mcp_troupe.policy._injection_model import (
 from mcp_troupe.policy._injection_text import _normalise
 from mcp_troupe.policy.injection import _schema_strings, grade
 
-TRAINING_FAMILIES = ("a", "b", "e", "f", "h", "i", "j", "l")
-BENIGN_SPLITS = (TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, TUNING_6, TUNING_7, TUNING_8)
+TRAINING_FAMILIES: tuple[str, ...] = ("a", "b", "e", "f", "h", "i", "j", "l")
+BENIGN_SPLITS: tuple[str, ...] = (
+    *(TUNING, TUNING_2, TUNING_3, TUNING_4, TUNING_5, TUNING_6, TUNING_7, TUNING_8),
+)
+CANDIDATE_FAMILIES = (*TRAINING_FAMILIES, "m", "n", "o")
+CANDIDATE_SPLITS = (*BENIGN_SPLITS, TUNING_9, TUNING_10, TUNING_11)
+GRAMS = False
+"""Whether the sentences' features hold the character 4-grams (``--candidate``: format 4)."""
 LOOKALIKE_FAMILY = {
     "lookalikes": "e",
     "lookalikes-2": "f",
@@ -80,10 +95,17 @@ LOOKALIKE_FAMILY = {
     "lookalikes-4": "i",
     "lookalikes-5": "j",
     "lookalikes-6": "l",
+    "lookalikes-held-out-5": "m",
+    "lookalikes-held-out-6": "n",
+    "lookalikes-held-out-7": "o",
 }
 """The written look-alikes were each written with one poisoned family, by the same author in the same hour,
 so they are held out with it: a fold tests a family and the look-alikes written beside it together."""
 MAX_FP = 0.005
+CANDIDATE_MAX_FP = 0.0045
+"""Round 12's budget: at 0.5 % the candidate failed a blind floor (docs/security.md, "Round 12"); at 0.45 %
+it still beats round 9's recipe at 0.5 % on the same eleven folds, pooled, by the scorer alone and by the
+rules or the scorer."""
 MIN_COUNT = 2
 L2 = 3e-4
 L2_WORDS = 1e-4
@@ -91,6 +113,10 @@ L2_WORDS = 1e-4
 Round 8: 1e-4 (was 3e-4). With the 1,425 real tools of ``benign_real_5.json`` as negatives, a word may weigh
 more without the real tools paying for it: out of fold, 12 of 3,760 real tuning tools over the threshold (18
 at 3e-4) and every left-out family caught more often (docs/security.md, round 8)."""
+L2_GRAMS = 1e-3
+"""The L2 penalty of the character 4-grams (``c:``, round 12)."""
+MIN_COUNT_GRAMS = 2
+"""A character 4-gram is a feature when it occurs in this many training sentences or more."""
 STEPS = 400
 RATE = 0.05
 PRUNE = 0.002
@@ -116,7 +142,7 @@ def tool_sentences(tool: dict[str, Any]) -> list[tuple[str, list[str]]]:
     found = []
     for text, value in tool_texts(tool):
         for sentence, markup in sentences(text):
-            feats = features(sentence, markup, value)
+            feats = features(sentence, markup, value, GRAMS)
             if feats is not None:
                 found.append((sentence, feats))
     return found
@@ -124,6 +150,9 @@ def tool_sentences(tool: dict[str, Any]) -> list[tuple[str, list[str]]]:
 
 def _carrier_sentences() -> frozenset[str]:
     carriers = [*build_poisoned.CARRIERS, {"description": "Advanced options.", "inputSchema": {}}]
+    # The blind parts' builders wrote carriers of their own (as (source, tool) pairs).
+    for builder in (build_poisoned_m, build_poisoned_n, build_poisoned_o):
+        carriers += [tool for _, tool in builder.CARRIERS]
     return frozenset(sentence for tool in carriers for sentence, _ in tool_sentences(tool))
 
 
@@ -208,7 +237,11 @@ def fit(train: Sequence[Example], threshold: float = 0.5) -> Model:
     """Fit the logistic model on the training tools' sentences."""
     rows, labels = _sentence_rows(train)
     counts = Counter(feature for feats in rows for feature in set(feats))
-    vocabulary = sorted(feature for feature, count in counts.items() if count >= MIN_COUNT)
+    vocabulary = sorted(
+        feature
+        for feature, count in counts.items()
+        if count >= (MIN_COUNT_GRAMS if feature.startswith("c:") else MIN_COUNT)
+    )
     index = {feature: number for number, feature in enumerate(vocabulary)}
     row_ids: list[int] = []
     col_ids: list[int] = []
@@ -225,7 +258,9 @@ def fit(train: Sequence[Example], threshold: float = 0.5) -> Model:
     positives = max(1.0, float(y.sum()))
     negatives = max(1.0, n - float(y.sum()))
     sample_weight = np.where(y == 1, n / (2 * positives), n / (2 * negatives)) / n
-    penalty = np.asarray([L2_WORDS if f[:2] in ("u:", "b:", "f:") else L2 for f in vocabulary])
+    penalty = np.asarray(
+        [L2_WORDS if f[:2] in ("u:", "b:", "f:") else L2_GRAMS if f[:2] == "c:" else L2 for f in vocabulary]
+    )
     w = np.zeros(d)
     b = 0.0
     m_w = np.zeros(d)
@@ -251,7 +286,7 @@ def fit(train: Sequence[Example], threshold: float = 0.5) -> Model:
         for feature, weight in zip(vocabulary, w, strict=True)
         if abs(weight) >= PRUNE
     }
-    return Model(round(b, 4), threshold, weights)
+    return Model(round(b, 4), threshold, weights, grams=GRAMS)
 
 
 def tool_score(model: Model, example: Example) -> float:
@@ -338,16 +373,28 @@ def cross_validate(all_examples: Sequence[Example], *, quiet: bool = False) -> F
                 f"  family {family} left out ({size}): scorer {over} ({over / size:.1%}), rules or scorer "
                 f"{either} ({either / size:.1%})"
             )
+        alone = sum(over for over, _ in scorer.values())
+        print(f"  all families, scorer alone: {alone}/{total} ({alone / total:.1%})")
         print(f"  all families, rules or scorer: {hit}/{total} ({hit / total:.1%})")
     return folds
 
 
+def use_candidate() -> None:
+    """Switch this module to round 12's recipe: eleven families, the character 4-grams, a 0.45 % budget."""
+    global TRAINING_FAMILIES, BENIGN_SPLITS, GRAMS, MAX_FP
+    TRAINING_FAMILIES, BENIGN_SPLITS = CANDIDATE_FAMILIES, CANDIDATE_SPLITS
+    GRAMS, MAX_FP = True, CANDIDATE_MAX_FP
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--candidate", action="store_true", help="round 12's recipe (not shipped)")
     parser.add_argument("--out", type=Path, default=MODEL_FILE)
     parser.add_argument("--check", action="store_true", help="fail if the file differs from a fresh build")
     parser.add_argument("--folds-only", action="store_true", help="only print the cross-validation")
     options = parser.parse_args(argv)
+    if options.candidate:
+        use_candidate()
     # The rules are read in --check too: the threshold's budget counts what they keep out.
     all_examples = examples()
     print(

@@ -53,6 +53,7 @@ from tests.corpus.evaluate import (
     TUNING_8,
     TUNING_9,
     TUNING_10,
+    TUNING_11,
     benign_split,
     benign_tools,
     held_out_6_benign,
@@ -212,6 +213,7 @@ def test_no_other_part_holds_the_part() -> None:
         TUNING_7,
         TUNING_8,
         TUNING_9,
+        TUNING_11,
         *BLIND_PARTS,
     ]
     for part in others:

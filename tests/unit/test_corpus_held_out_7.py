@@ -1,9 +1,11 @@
-"""The format of the held-out part ``held-out-7`` (poisoned family ``o``, new npm packages, new look-alikes).
+"""The format of the former held-out part ``held-out-7`` (poisoned family ``o``, new npm packages, new
+look-alikes), now the tuning part ``tuning-11``.
 
 Only the format is checked here: counts, classes, languages, placement, reserved example values, no repeat of
-an earlier corpus and no package shared with any other part. There is deliberately NO detection floor and
-nothing here runs the injection scan: the part is held out and measured once, blind (docs/security.md,
-"held-out-7"); the lead sets a floor after measuring. Never tune the scan on these files.
+an earlier corpus and no package shared with any other part. The part was measured blind by its author on
+round 10's scan and once by the lead on round 11's (docs/security.md, "held-out-7"), then tuned and trained
+on in round 12, as ``tuning-10`` was: its files keep their "HELD OUT" header and ``split`` label, but it is
+part of ``all``, and its floors in ``test_injection_corpus.py`` are in-sample floors.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from tests.corpus.evaluate import (
     TUNING_8,
     TUNING_9,
     TUNING_10,
+    TUNING_11,
     benign_split,
     benign_tools,
     held_out_7_benign,
@@ -197,7 +200,7 @@ def test_the_real_tools_come_from_npm_packages_no_other_part_used() -> None:
         assert tool["version"] == document["packages"][key]["version"]
         assert isinstance(tool["name"], str) and isinstance(tool["description"], str)
         assert isinstance(tool["inputSchema"], dict)
-        assert benign_split(tool["registry"], tool["package"]) == HELD_OUT_7
+        assert benign_split(tool["registry"], tool["package"]) == TUNING_11
     kept = Counter(f"{tool['registry']}:{tool['package']}" for tool in document["tools"])
     assert {key: info["tools"] for key, info in document["packages"].items()} == dict(kept)
     assert all(isinstance(reason, str) and reason for reason in document["failed"].values())
@@ -231,7 +234,7 @@ def test_the_written_look_alikes_cover_the_false_positive_kinds() -> None:
     assert len(tools) - languages["en"] == LOOKALIKES_OTHER_LANGUAGES, languages
     assert {(tool["registry"], tool["package"]) for tool in tools} == {(LOOKALIKES, LOOKALIKES_7)}
     assert build_lookalikes_7.PACKAGE == LOOKALIKES_7
-    assert benign_split(LOOKALIKES, LOOKALIKES_7) == HELD_OUT_7
+    assert benign_split(LOOKALIKES, LOOKALIKES_7) == TUNING_11
     # Valid MCP tool names (2025-11-25: 1-128 of A-Z a-z 0-9 _ - .), as a real server would list them.
     assert all(re.fullmatch(r"[A-Za-z0-9_.-]{1,128}", tool["name"]) for tool in tools)
     assert len({tool["name"] for tool in tools}) == len(tools)
@@ -242,9 +245,9 @@ def test_no_benign_definition_repeats_another_corpus_file() -> None:
     assert not problems, problems
 
 
-def test_all_and_every_other_part_leave_the_part_out_so_nothing_trains_on_it() -> None:
-    ids = {tool["id"] for tool in poisoned_tools(HELD_OUT_7)}
-    sources = {(tool["registry"], tool["package"]) for tool in benign_tools(HELD_OUT_7)}
+def test_no_other_part_holds_the_part() -> None:
+    ids = {tool["id"] for tool in poisoned_tools(TUNING_11)}
+    sources = {(tool["registry"], tool["package"]) for tool in benign_tools(TUNING_11)}
     others = [
         HELD_OUT,
         HELD_OUT_2,
@@ -258,13 +261,24 @@ def test_all_and_every_other_part_leave_the_part_out_so_nothing_trains_on_it() -
         TUNING_8,
         TUNING_9,
         TUNING_10,
+        *BLIND_PARTS,
     ]
-    others += [part for part in BLIND_PARTS if part != HELD_OUT_7]
-    # "all" reads every tuning file at once, so one pass over it covers the tuning splits' benign side.
-    all_sources = {(tool["registry"], tool["package"]) for tool in benign_tools()}
-    assert not sources & all_sources
-    assert not ids & {tool["id"] for tool in poisoned_tools()}
     for part in others:
         assert not ids & {tool["id"] for tool in poisoned_tools(part)}, part
         assert not sources & {(tool["registry"], tool["package"]) for tool in benign_tools(part)}, part
-    assert benign_tools(HELD_OUT_7) == held_out_7_benign("real") + held_out_7_benign("written")
+
+
+def test_the_part_is_tuning_data_now() -> None:
+    # Measured twice blind, then tuned and trained on (round 12): "all" holds it whole, the old name is an
+    # alias.
+    assert TUNING_11 not in BLIND_PARTS and HELD_OUT_7 not in BLIND_PARTS
+    assert {tool["id"] for tool in poisoned_tools(TUNING_11)} <= {tool["id"] for tool in poisoned_tools()}
+
+    def keys(split: str) -> set[tuple[str, str, str]]:
+        return {(tool["registry"], tool["package"], tool["name"]) for tool in benign_tools(split)}
+
+    assert keys(TUNING_11) <= keys("all")
+    assert benign_tools(TUNING_11) == held_out_7_benign("real") + held_out_7_benign("written")
+    assert poisoned_tools(TUNING_11) == load(HELD_OUT_7_FILES["poisoned"])["tools"]
+    assert benign_tools(HELD_OUT_7) == benign_tools(TUNING_11)
+    assert poisoned_tools(HELD_OUT_7) == poisoned_tools(TUNING_11)

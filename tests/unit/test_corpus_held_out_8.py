@@ -56,6 +56,7 @@ from tests.corpus.evaluate import (
     TUNING_8,
     TUNING_9,
     TUNING_10,
+    TUNING_11,
     benign_split,
     benign_tools,
     held_out_8_benign,
@@ -276,6 +277,7 @@ def test_all_and_every_other_part_leave_the_part_out_so_nothing_trains_on_it() -
         TUNING_8,
         TUNING_9,
         TUNING_10,
+        TUNING_11,
     ]
     others += [part for part in BLIND_PARTS if part != HELD_OUT_8]
     # "all" reads every tuning file at once, so one pass over it covers the tuning splits' benign side.

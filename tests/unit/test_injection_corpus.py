@@ -93,6 +93,9 @@ HELD_OUT_6_MAX_REAL_BLOCKED = 0
 # held-out-7 (written blind by another helper, npm real tools; docs/security.md), measured on the round-10
 # scan by its author (201/244 kept out, 24/2,211 real tools, 1 blocked) and once on round 11's by the lead,
 # totals only: the same, 201/244 poisoned kept out (family o), 24/2,211 real tools kept out, 1 blocked.
+# Round 12 made it tuning data (it is tuning-11 now), so these are IN-SAMPLE floors. Round 12 wrote no rule
+# from it and shipped no new scorer (the candidate trained on it failed a blind floor; docs/security.md),
+# so the scan and these figures are round 11's: the floors stay where they were.
 HELD_OUT_7_MIN_KEPT_OUT = 201
 HELD_OUT_7_MAX_REAL_KEPT_OUT = 24
 HELD_OUT_7_MAX_REAL_BLOCKED = 1
@@ -163,9 +166,11 @@ def test_the_splits_keep_a_package_and_a_phrasing_family_on_one_side() -> None:
         "m": HELD_OUT_5,
         # Family n likewise: the part is tuning-10 now (measured twice blind, then tuned on in round 11).
         "n": HELD_OUT_6,
+        # Family o likewise: the part is tuning-11 now (measured twice blind, then tuned on in round 12).
+        "o": HELD_OUT_7,
     }
     classes = Counter(
-        attack for attack, family in families if family not in ("e", "f", "h", "i", "j", "l", "m", "n")
+        attack for attack, family in families if family not in ("e", "f", "h", "i", "j", "l", "m", "n", "o")
     )
     # The first 25 classes have families a-d; family d also brought classes of its own. Family e (a tuning
     # part) has a payload of every class.
@@ -261,7 +266,7 @@ def test_the_sixth_held_out_part_now_tuning_10_holds_what_round_11_reached() -> 
     assert real.blocked <= HELD_OUT_6_MAX_REAL_BLOCKED, f"held-out-6 real tools: {real}"
 
 
-def test_the_seventh_held_out_part_holds_what_was_measured() -> None:
+def test_the_seventh_held_out_part_now_tuning_11_holds_what_round_12_reached() -> None:
     poisoned = rates(graded_scan(tool)[0] for tool in poisoned_tools(HELD_OUT_7))
     real = rates(graded_scan(tool)[0] for tool in load("benign_real_8.json")["tools"])
     assert poisoned.caught >= HELD_OUT_7_MIN_KEPT_OUT, f"family o: {poisoned}"

@@ -34,7 +34,7 @@ import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -53,10 +53,15 @@ _LOG = logging.getLogger("mcp_troupe.policy")
 
 MODEL_FILE: Final = Path(__file__).with_name("injection_model.tsv.gz")
 FORMAT: Final = "mcp-troupe injection scorer 3"
-"""The first line of the model file; a file of another format is refused. Format 2 (round 6) has the
-groups, shapes and addressee features of :func:`features`; format 3 (round 7) feeds the groups from the
-lexicons of nineteen other languages (``_injection_lexicon``), reads Han and Kana runs as character pairs
-and ends sentences at the ideographic full stop; an older file's weights would mean other features."""
+"""The first line of a model file without character grams (the shipped one); a file of another format
+than this or :data:`FORMAT_GRAMS` is refused. Format 2 (round 6) has the groups, shapes and addressee
+features of :func:`features`; format 3 (round 7) feeds the groups from the lexicons of nineteen other
+languages (``_injection_lexicon``), reads Han and Kana runs as character pairs and ends sentences at the
+ideographic full stop; an older file's weights would mean other features."""
+FORMAT_GRAMS: Final = "mcp-troupe injection scorer 4"
+"""Format 4 (round 12): format 3's features and the character 4-grams of each word (``c:``,
+:func:`_word_grams`). A model of this format is read with the grams; one of format 3 without them, so its
+scores are exactly what they were (the grams cost nothing then)."""
 
 _WORD: Final = WORD
 # Sentences end at . ! ? followed by space, at line breaks, and at HTML comment markers (an attacker's
@@ -286,13 +291,31 @@ def _words(sentence: str) -> list[str]:
     return words[:_MAX_SENTENCE_WORDS]
 
 
-def features(sentence: str, markup: bool = False, value: bool = False) -> list[str] | None:
+_GRAM: Final = 4
+_GRAM_MIN_WORD: Final = 5
+"""Words shorter than this give no character n-grams: their unigram says all there is."""
+
+
+@lru_cache(maxsize=8192)
+def _word_grams(word: str) -> tuple[str, ...]:
+    """The character 4-grams of one (folded, lower-cased) word with its two ends marked, as features:
+    ``mention`` gives ``c:<men``, ``c:ment`` ... ``c:ion>``. Words repeat across a catalog, so they are
+    cached."""
+    padded = f"<{word}>"
+    return tuple(f"c:{padded[index : index + _GRAM]}" for index in range(len(padded) - _GRAM + 1))
+
+
+def features(
+    sentence: str, markup: bool = False, value: bool = False, grams: bool = False
+) -> list[str] | None:
     """The features of one sentence, or ``None`` when the sentence is not scored (too short, or no trigger
     word). Unigrams are ``u:word``, word pairs ``b:word word``, the first word ``f:word``, structural groups
     ``g:name`` and their pairs ``p:a+b``; since round 6 also who the first words address (``a:model``,
     ``a:user``), data-flow shapes (``s:url-slot``, ``s:image`` ...) and their pairs with what is asked
     (``q:image+move``), and ``k:value`` for a sentence inside a schema value (``value``): prose that
-    addresses someone is rare in a ``default`` or an ``enum``, and full-schema poisoning puts it there."""
+    addresses someone is rare in a ``default`` or an ``enum``, and full-schema poisoning puts it there.
+    With ``grams`` (a model of :data:`FORMAT_GRAMS`), also the character 4-grams ``c:`` of every word of
+    five letters or more."""
     words = _words(sentence)
     if len(words) < _MIN_WORDS:
         return None
@@ -311,6 +334,14 @@ def features(sentence: str, markup: bool = False, value: bool = False) -> list[s
     found += [f"b:{first} {second}" for first, second in itertools.pairwise(words)]
     found.append(f"f:{words[0]}")
     present = set(words)
+    # Round 12: the character 4-grams of every word of five letters or more. A weight learned for
+    # "<ment" or "tion" reaches the inflected and compound forms nobody listed ("unmentioned",
+    # "bildirmeyin", "systeeminstructies") and the words of a language no lexicon has; out of fold they
+    # caught more of the eleven families than the words alone (docs/security.md, round 12).
+    if grams:
+        for word in dict.fromkeys(words):
+            if len(word) >= _GRAM_MIN_WORD:
+                found += _word_grams(word)
     groups = sorted(
         name for name, lexicon in _GROUPS.items() if name in foreign or not lexicon.isdisjoint(present)
     )
@@ -347,6 +378,8 @@ class Model:
     bias: float
     threshold: float
     weights: Mapping[str, float]
+    grams: bool = False
+    """Whether the model reads the character 4-grams (:data:`FORMAT_GRAMS`)."""
 
     def logit(self, found: Iterable[str]) -> float:
         """The log-odds of one sentence's features (each counted once)."""
@@ -358,8 +391,8 @@ def parse(text: str) -> Model:
     """Read a model file's text (:data:`FORMAT`, then ``bias``, ``threshold`` and ``feature<TAB>weight``
     lines). A malformed file raises ``ValueError`` naming the line."""
     lines = text.splitlines()
-    if not lines or lines[0] != FORMAT:
-        raise ValueError(f"injection model: first line is not {FORMAT!r}")
+    if not lines or lines[0] not in (FORMAT, FORMAT_GRAMS):
+        raise ValueError(f"injection model: first line is not {FORMAT!r} or {FORMAT_GRAMS!r}")
     values: dict[str, float] = {}
     weights: dict[str, float] = {}
     for number, line in enumerate(lines[1:], start=2):
@@ -376,12 +409,13 @@ def parse(text: str) -> Model:
             weights[name] = weight
     if set(values) != {"bias", "threshold"} or not 0.0 < values["threshold"] < 1.0:
         raise ValueError("injection model: needs 'bias' and a 'threshold' between 0 and 1")
-    return Model(values["bias"], values["threshold"], weights)
+    return Model(values["bias"], values["threshold"], weights, grams=lines[0] == FORMAT_GRAMS)
 
 
 def dump(model: Model) -> bytes:
     """The model file's bytes: deterministic (sorted features, fixed precision, no gzip timestamp)."""
-    lines = [FORMAT, f"bias\t{model.bias:.4f}", f"threshold\t{model.threshold:.4f}"]
+    header = FORMAT_GRAMS if model.grams else FORMAT
+    lines = [header, f"bias\t{model.bias:.4f}", f"threshold\t{model.threshold:.4f}"]
     lines += [f"{feature}\t{weight:.4f}" for feature, weight in sorted(model.weights.items())]
     return gzip.compress(("\n".join(lines) + "\n").encode(), compresslevel=9, mtime=0)
 
@@ -422,7 +456,7 @@ def _best_scored(text: str, model: Model, value: bool = False) -> Score | None:
     """:func:`best_sentence` of a text that passed the gate (:func:`_may_score`)."""
     best: tuple[float, str, list[str]] | None = None
     for sentence, markup in sentences(text):
-        found = features(sentence, markup, value)
+        found = features(sentence, markup, value, model.grams)
         if found is None:
             continue
         logit = model.logit(found)
@@ -486,6 +520,8 @@ def describe_feature(feature: str) -> str:
             return f"[shape: {shape} + {_GROUP_WORDS.get(group, group)}]"
         case "k":
             return "[in a default or enum value]"
+        case "c":
+            return f"{value!r} in a word"
         case _:
             return feature
 
