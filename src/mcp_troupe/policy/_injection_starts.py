@@ -5,16 +5,18 @@ boundary or a lookbehind, so Python's regex engine finds no first character to s
 pattern at every position of the text: a long description costs each pattern that the prefilter lets run
 tens to thousands of microseconds (issue 15). But nearly every pattern begins with a literal word ("send",
 "ignore", "vanaf nu"), so the positions where it can match at all are few. :func:`starts` reads them from
-the parsed pattern as a set of lower-case ASCII prefixes; :class:`Starts` finds where those occur in the
-lower-cased text with one case-sensitive search that the engine runs fast (its alternatives begin with
-plain characters, so it skips to them), and the pattern is then tried only there, with ``match`` at each
-position in order. A match the pattern finds is always at such a position, and ``match`` at a position
-sees the text before it as ``search`` does (``\\b``, lookbehinds), so the first match found this way is the
-one ``search`` finds. The tests hold the two equal on every corpus text, for every pattern.
+the parsed pattern: lower-case prefixes of up to four characters, each with whether the character before a
+match is then no letter or digit. :class:`Starts` finds where they stand in a folded copy of the text
+(:class:`Folded`: in the index of its word starts, or with one case-sensitive search that the engine runs
+fast), and the pattern is tried only there, with ``match`` at each position in order. A match the pattern
+finds is always at such a position, and ``match`` at a position sees the text before it as ``search`` does
+(``\\b``, lookbehinds), so the first match found this way is the one ``search`` finds. The tests hold the two
+equal for every pattern, on corpus texts and on texts made to match it.
 
-Only ASCII text takes this path: there ``str.lower`` keeps every character at its offset, and the ASCII
-characters that a case-insensitive literal matches are known exactly (:func:`_ascii_forms`, which also
-knows that the Kelvin sign matches "k"). Other text is searched as it always was.
+The folded copy keeps every offset: ASCII lower-cased, the four characters outside ASCII that an ASCII
+letter matches case-insensitively (the Kelvin sign, the long s, the Turkish i's) folded to that letter, and
+every other character to one placeholder that a literal outside ASCII stands for. Text mostly outside ASCII
+is searched as it always was: there the placeholder would stand nearly everywhere.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ _REPEATS: Final = frozenset((_CONSTANTS.MAX_REPEAT, _CONSTANTS.MIN_REPEAT))
 _PREFIX_CHARS: Final = 4
 """A prefix stops after this many characters: longer ones would admit few positions fewer."""
 _MAX_PREFIXES: Final = 400
-"""Past this many prefixes a pattern is searched as it is (the search for them would cost as much)."""
+"""Past this many prefixes they are cut shorter (fewer, each admitting more positions)."""
 _SMALL_CLASS: Final = 12
 """A character class of at most this many characters (``[`'"]``) is read as that many one-character
 prefixes; a larger one ends the prefix."""
