@@ -119,11 +119,20 @@ class _Prefilter:
         )
         # The answer for each set of trigger words (as bytes) seen in ASCII text without fragments.
         self._by_words: dict[frozenset[bytes], tuple[int, ...]] = {}
+        # The fragments of other scripts by their first character outside ASCII: a text that lacks that
+        # character cannot hold the fragment, and a text holds few of the thousands of such characters
+        # (testing every fragment on every text that is not ASCII was most of the scan of such a text).
         self._by_other_fragment = tuple(
             (fragment, entry_of(numbers))
             for fragment, numbers in by_fragment.items()
             if not fragment.isascii()
         )
+        self._other_fragments_by_char: dict[
+            str, list[tuple[str, tuple[int, tuple[tuple[int, int], ...]]]]
+        ] = {}
+        for other in self._by_other_fragment:
+            first_other = next(char for char in other[0] if not char.isascii())
+            self._other_fragments_by_char.setdefault(first_other, []).append(other)
 
     def runnable(self, text: str) -> list[int]:
         """The numbers of the checks that ``text`` has the triggers of, in order; the others cannot match."""
@@ -155,7 +164,9 @@ class _Prefilter:
         if has_fragment:
             entries += [entry for fragment, entry in self._by_fragment if fragment in folded]
         if not is_ascii:
-            entries += [entry for fragment, entry in self._by_other_fragment if fragment in folded]
+            by_char = self._other_fragments_by_char
+            for char in set(folded).intersection(by_char):
+                entries += [entry for fragment, entry in by_char[char] if fragment in folded]
         present = 0
         for mask, _ in entries:
             present |= mask

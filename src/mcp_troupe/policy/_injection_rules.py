@@ -5,12 +5,14 @@ Private to :mod:`mcp_troupe.policy.injection` (whose docstring lists what each r
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Final, Literal
 
 from mcp_troupe.policy._injection_prefilter import _inflected, _Needs, _needs
+from mcp_troupe.policy._injection_starts import Folded, Starts, folded, starts
 
 MODEL_DIRECTIVE: Final = "model-directive"
 SHADOWING: Final = "shadowing"
@@ -61,6 +63,83 @@ _Pattern = (
 # repetitions keep every search linear in the length of the text.
 
 _FLAGS = re.IGNORECASE
+
+
+class _LazyPattern:
+    """A regex compiled on its first search, not when the module is imported, and searched in long ASCII
+    text only where its matches can begin (:mod:`._injection_starts`).
+
+    There are a few hundred patterns, and compiling them all took about 0.55 s of CPU, a third of a
+    ``troupe`` command's start-up, while a catalog's texts mostly pass the prefilter with a handful of
+    checks left to run (a benign catalog never reaches most patterns). Compiling twice, when two threads
+    search first at once, only costs time: both results are the same pattern.
+    """
+
+    __slots__ = ("_compiled", "_starts", "flags", "pattern")
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self.pattern = pattern
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+        self._starts: Starts | None = None
+
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled regex (compiled now if it is the first use)."""
+        compiled = self._compiled
+        if compiled is None:
+            prefixes = starts(self.pattern, self.flags)
+            # Set before the regex: a thread that sees the regex compiled sees the starts too.
+            self._starts = None if prefixes is None else Starts(prefixes)
+            compiled = self._compiled = re.compile(self.pattern, self.flags)
+        return compiled
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        """:meth:`re.Pattern.search`."""
+        compiled = self._compiled or self.compiled()
+        found = self._starts
+        lowered = None if found is None or len(text) < _STARTS_FROM else _folded(text)
+        if lowered is None or found is None:
+            return compiled.search(text, pos)
+        match = compiled.match
+        for start in found.positions(lowered, pos):
+            result = match(text, start)
+            if result is not None:
+                return result
+        return None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """:meth:`re.Pattern.finditer` (every match of these patterns is at least one character long)."""
+        compiled = self._compiled or self.compiled()
+        found = self._starts
+        lowered = None if found is None or len(text) < _STARTS_FROM else _folded(text)
+        if lowered is None or found is None:
+            return compiled.finditer(text)
+        return self._finditer(compiled, found, text, lowered)
+
+    @staticmethod
+    def _finditer(
+        compiled: re.Pattern[str], found: Starts, text: str, lowered: Folded
+    ) -> Iterator[re.Match[str]]:
+        end = 0
+        for start in found.positions(lowered):
+            if start < end:
+                continue  # inside the last match: finditer goes on from its end
+            result = compiled.match(text, start)
+            if result is not None:
+                yield result
+                end = result.end()
+
+
+# Below this length a text is searched as it is: looking for the starts first costs about as much.
+_STARTS_FROM = 120
+
+
+@functools.lru_cache(maxsize=8)
+def _folded(text: str) -> Folded | None:
+    """:func:`._injection_starts.folded`, kept for the few texts in hand: every pattern the prefilter lets
+    run on one text looks for its starts in the same folded copy."""
+    return folded(text)
+
 
 # One character of the same sentence: anything but a line break or a full stop that ends a sentence (a dot
 # followed by a space or the end). Dots inside paths, URLs and file names (~/.ssh/id_rsa, e.g.) do not end it.
@@ -478,7 +557,7 @@ _STRONG_QUALIFIER = re.compile(
 
 def _sent_to_address_always(text: str) -> re.Match[str] | None:
     """:func:`_sent_to_address` where the sentence says it happens always, also, or unseen."""
-    for match in _SEND_TO_ADDRESS.finditer(text):
+    for match in _SEND_TO_ADDRESS_STARTS.finditer(text):
         if _STRONG_QUALIFIER.search(_sentence_around(text, match.start(), match.end())):
             return match
     return None
@@ -638,6 +717,8 @@ _SEND_TO_ADDRESS = re.compile(
     rf"redirect|e-?mail|mail)(?:s|ed|ing)?\b{_S}{{0,100}}?\b(?:to|at)\s+(?:the\s+)?(?:\w+\s+){{0,2}}?{_ADDRESS}",
     _FLAGS,
 )
+# The same, searched where its matches can begin (see _LazyPattern); the tests draw texts from the regex.
+_SEND_TO_ADDRESS_STARTS = _LazyPattern(_SEND_TO_ADDRESS.pattern, _SEND_TO_ADDRESS.flags)
 # ... which counts only when the sentence also says what goes or how often, so that "Send an email to the
 # recipient" or a support address in prose does not.
 _SEND_TO_ADDRESS_QUALIFIER = re.compile(
@@ -653,6 +734,7 @@ _PUT_INTO_PARAMETER = re.compile(
     rf"{_S}{{0,60}}?{_INTO_PARAMETER}",
     _FLAGS,
 )
+_PUT_INTO_PARAMETER_STARTS = _LazyPattern(_PUT_INTO_PARAMETER.pattern, _PUT_INTO_PARAMETER.flags)
 _PUT_INTO_PARAMETER_NEEDS = _needs(
     "pass include put insert embed attach append add place paste copy hand give send resend fill store set "
     "provide dump write save record",
@@ -669,48 +751,22 @@ _BARE_PARTICIPLE = re.compile(
 )
 
 
-def _put_into_parameter(text: str) -> Iterator[re.Match[str]]:
-    """The matches of :data:`_PUT_INTO_PARAMETER` that put something (round 8: not "values set here")."""
-    for match in _PUT_INTO_PARAMETER.finditer(text):
-        if _BARE_PARTICIPLE.fullmatch(match.group(0)) is None:
-            yield match
+@functools.lru_cache(maxsize=4)
+def _put_into_parameter(text: str) -> tuple[re.Match[str], ...]:
+    """The matches of :data:`_PUT_INTO_PARAMETER` that put something (round 8: not "values set here").
+
+    Kept for the last few texts: three checks in a row look through the same matches of one text.
+    """
+    return tuple(
+        match
+        for match in _PUT_INTO_PARAMETER_STARTS.finditer(text)
+        if _BARE_PARTICIPLE.fullmatch(match.group(0)) is None
+    )
 
 
 _Check = Callable[[str], re.Match[str] | None]
 # A finding before it is given its field: (rule, found in decoded text, excerpt).
 _Hit = tuple[str, bool, str, Confidence]
-
-
-class _LazyPattern:
-    """A regex compiled on its first search, not when the module is imported.
-
-    There are a few hundred patterns, and compiling them all took about 0.55 s of CPU, a third of a
-    ``troupe`` command's start-up, while a catalog's texts mostly pass the prefilter with a handful of
-    checks left to run (a benign catalog never reaches most patterns). Compiling twice, when two threads
-    search first at once, only costs time: both results are the same pattern.
-    """
-
-    __slots__ = ("_compiled", "flags", "pattern")
-
-    def __init__(self, pattern: str, flags: int) -> None:
-        self.pattern = pattern
-        self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def compiled(self) -> re.Pattern[str]:
-        """The compiled regex (compiled now if it is the first use)."""
-        compiled = self._compiled
-        if compiled is None:
-            compiled = self._compiled = re.compile(self.pattern, self.flags)
-        return compiled
-
-    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        """:meth:`re.Pattern.search`."""
-        return (self._compiled or self.compiled()).search(text, pos)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        """:meth:`re.Pattern.finditer`."""
-        return (self._compiled or self.compiled()).finditer(text)
 
 
 def _compile(patterns: Iterable[str]) -> list[_LazyPattern]:
@@ -742,7 +798,7 @@ def _names_a_secret(sentence: str) -> bool:
 
 def _sent_to_address(text: str) -> re.Match[str] | None:
     """'send/post/forward ... to <address>' in a sentence that says what goes or how often."""
-    for match in _SEND_TO_ADDRESS.finditer(text):
+    for match in _SEND_TO_ADDRESS_STARTS.finditer(text):
         if _SEND_TO_ADDRESS_QUALIFIER.search(_sentence_around(text, match.start(), match.end())):
             return match
     return None

@@ -52,8 +52,11 @@ and "instructions" or "rules" ...), and a prefilter runs a pattern only on text 
 as whole words in a lower-cased copy in which every character that a case-insensitive pattern takes for an
 ASCII letter is that letter. It skips a pattern only where that pattern cannot match, so the findings are
 exactly those of running every pattern; the tests hold the two equal on the corpora and on generated text,
-and check every pattern's triggers against texts made to match it. Results for the short strings of tool
-definitions are cached, since many tools share property names and descriptions.
+and check every pattern's triggers against texts made to match it. In a long text, a pattern that runs is
+tried only where its matches can begin: at the short literal prefixes that every match of it starts with,
+read from the parsed pattern (``_injection_starts``), which finds the same first match as a plain search.
+Results for the short strings of tool definitions are cached, since many tools share property names and
+descriptions.
 
 Every finding has a *confidence*: ``high`` (what an attack says, with no innocent reading), ``low`` (looks
 like one, but real tools say it too) or ``weak`` (only counts with another finding: a secret's path in a tool
@@ -64,7 +67,8 @@ turns one tool's findings into ``block``, ``withhold`` (kept from the model unti
 social-engineering shapes in ``_injection_shapes``, the intent rules (words of every role an intent needs,
 in one sentence) in ``_injection_intents``, the same intents in eight other languages in
 ``_injection_languages``, the numbered checks and the prefilter in
-``_injection_checks``, normalisation in ``_injection_text`` and encoded payloads in ``_injection_encoded``.
+``_injection_checks``, normalisation in ``_injection_text``, encoded payloads in ``_injection_encoded`` and
+where a pattern's matches can begin in ``_injection_starts``.
 Beside the rules, a learned scorer (``_injection_model``: a logistic model over each sentence's words and
 structural signs, trained offline on the corpora's tuning parts and shipped as data) gives a finding of rule
 ``learned-score`` to a string of a tool definition whose best sentence scores over its threshold; such a
