@@ -63,6 +63,10 @@ class ToolSpec:
     ``name`` is the qualified name the model calls (``mcp__fs__read_file``); ``original_name`` is the
     server's own. ``annotations`` are the server's declared hints, kept apart from ``risk``, the effective
     risk after the server's trust level is applied.
+
+    ``input_schema`` and ``output_schema`` are the troupe's own objects, the ones policy judged, and tools of
+    one listing with the same schema share one: read them, or copy before changing (``copy.deepcopy``); a
+    change in place would go unjudged and reach every tool that shares it.
     """
 
     name: str
