@@ -65,7 +65,7 @@ class ToolSpec:
     risk after the server's trust level is applied.
 
     ``input_schema`` and ``output_schema`` are the troupe's own objects, the ones policy judged, and tools of
-    one listing with the same schema share one: read them, or copy before changing (``copy.deepcopy``); a
+    one listing with the same input schema share it: read them, or copy before changing (``copy.deepcopy``); a
     change in place would go unjudged and reach every tool that shares it.
     """
 
