@@ -581,8 +581,8 @@ MODEL_DIRECTIVE_SHAPES: Final[list[_Pattern]] = [
     ),
     # ... this text declared the only instructions in force.
     (
-        r"\bonly\s+instructions\s+(?:that\s+)?(?:should|to|that|which)?\s*(?:be\s+)?(?:honou?red|followed|obeyed|"
-        r"valid|in\s+force)\b",
+        r"\bonly\s+instructions\s+(?:that\s+)?(?:(?:should|to|that|which)\s+)?(?:be\s+)?(?:honou?red|followed|"
+        r"obeyed|valid|in\s+force)\b",
         _needs("only", "instructions", "honoured honored followed obeyed valid force"),
         LOW,
     ),
