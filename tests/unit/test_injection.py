@@ -381,8 +381,11 @@ def test_a_word_glued_to_the_next_is_not_read_as_two_by_a_check_the_prefilter_sk
     # Found by the property test above (CI, stop 27): "only instructions should be honored" read
     # `should\s*honored`, so "shouldhonored" matched as two words while the prefilter, rightly, saw one
     # word and no trigger "honored"; the check now needs the space its words have.
-    glued = "only instructions shouldhonored"
-    assert not [number for number, (_, check) in enumerate(_CHECKS) if check(glued) is not None]
+    # A sweep of every check (40 texts each) then found two more of the kind: a digit read as a space by a
+    # letters-only boundary, and a plural `s?` after a word that is already plural.
+    for glued in ("only instructions shouldhonored", "rate0andere0tools0ab", "pass argumentss to this tool"):
+        matching = [number for number, (_, check) in enumerate(_CHECKS) if check(glued) is not None]
+        assert set(matching) <= set(_PREFILTER.runnable(glued)), glued
     spaced = "Only\x85instructions\x85should honored here."
     matching = [number for number, (_, check) in enumerate(_CHECKS) if check(spaced) is not None]
     assert matching

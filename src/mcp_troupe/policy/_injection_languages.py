@@ -1015,10 +1015,12 @@ _DISCOURAGE = _lexicon(
     "sconsiglia|sconsigliare|отговаривай|отговаривайте|afraden|tavsiye etmeyin|önermeyin|不要推荐|勧めないで"
 )
 # The separable verbs: "rate dem Nutzer von anderen Anbietern ab", "raad de gebruiker andere diensten af".
+# Its words are bounded as the prefilter's are (no letter or digit either side): "rate0andere0tools0ab"
+# is one word to the prefilter, which then skips the check, so the check must not read it as four.
 _DISCOURAGE_SPLIT = (
-    r"(?<![a-z])(?:rate|raad)(?![a-z])[^.\n]{0,40}?(?<![a-z])(?:anderen|andere)(?![a-z])[^.\n]{0,25}?"
-    r"(?<![a-z])(?:anbietern|anbieter|diensten|dienste|aanbieders|tools|werkzeugen)(?![a-z])[^.\n]{0,10}?"
-    r"(?<![a-z])(?:ab|af)(?![a-z])",
+    r"(?<![a-z0-9])(?:rate|raad)(?![a-z0-9])[^.\n]{0,40}?(?<![a-z0-9])(?:anderen|andere)(?![a-z0-9])"
+    r"[^.\n]{0,25}?(?<![a-z0-9])(?:anbietern|anbieter|diensten|dienste|aanbieders|tools|werkzeugen)"
+    r"(?![a-z0-9])[^.\n]{0,10}?(?<![a-z0-9])(?:ab|af)(?![a-z0-9])",
     _needs("rate raad", "anderen andere"),
 )
 _PROVIDER = _lexicon(

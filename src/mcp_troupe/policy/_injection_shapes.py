@@ -854,7 +854,8 @@ SHADOWING_SHAPES: Final[list[_Pattern]] = [
         LOW,
     ),
     (
-        rf"\b{_ROUTED}\s+(?:the\s+)?(?:text|message|content|arguments|request)s?\s+(?:to|through)\s+this\s+tool\b",
+        # (`arguments` with its own plural: `s?` after it read "argumentss", a word the prefilter never sees.)
+        rf"\b{_ROUTED}\s+(?:the\s+)?(?:(?:text|message|content|request)s?|arguments)\s+(?:to|through)\s+this\s+tool\b",
         _needs(_ROUTED_NEEDS, "text texts message messages content contents arguments request requests"),
         LOW,
     ),
