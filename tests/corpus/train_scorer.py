@@ -1,6 +1,7 @@
 """Train the injection scan's learned scorer (``src/mcp_troupe/policy/injection_model.tsv.gz``).
 
     python -m tests.corpus.train_scorer [--candidate] [--check] [--folds-only] [--out PATH]
+    python -m tests.corpus.train_scorer --candidate --folds-only --gate {all,groups} [--mark] [--budget B]
 
 Run by hand; the output is committed and deterministic (the same corpora give the same bytes; the unit
 tests hold it to that). It reads the TUNING parts only. The shipped model (round 9's recipe, format 3)
@@ -68,6 +69,7 @@ from tests.corpus.evaluate import (
     poisoned_tools,
 )
 
+from mcp_troupe.policy import _injection_model
 from mcp_troupe.policy._injection_model import (
     LEARNED_SCORE,
     MODEL_FILE,
@@ -87,6 +89,11 @@ BENIGN_SPLITS: tuple[str, ...] = (
 CANDIDATE_FAMILIES = (*TRAINING_FAMILIES, "m", "n", "o")
 CANDIDATE_SPLITS = (*BENIGN_SPLITS, TUNING_9, TUNING_10, TUNING_11)
 GRAMS = False
+GATES = ("all", "groups")
+"""Round 13's wider gates, measured out of fold only (``--gate``; docs/security.md, "Round 13"): ``all``
+scores every sentence of four words or more, ``groups`` also one that holds a word of any structural group
+(``_GROUPS``) but no trigger. ``--mark`` adds the feature ``k:open`` to a sentence only the wider gate
+opened. None was shipped: the scan's own gate is unchanged, so these change the training sentences only."""
 """Whether the sentences' features hold the character 4-grams (``--candidate``: format 4)."""
 LOOKALIKE_FAMILY = {
     "lookalikes": "e",
@@ -135,6 +142,37 @@ def tool_texts(tool: dict[str, Any]) -> list[tuple[str, bool]]:
             if not is_name
         ]
     return [(_normalise(text), value) for text, value in texts if text]
+
+
+class _Open(frozenset[str]):
+    """A trigger set that every sentence holds (``--gate all``)."""
+
+    def isdisjoint(self, other: Iterable[object]) -> bool:
+        return False
+
+
+def widen(gate: str, mark: bool) -> None:
+    """Read the training sentences through a wider gate (:data:`GATES`), for ``--folds-only``."""
+    global features
+    narrow = _injection_model._TRIGGERS
+    groups = (word for lexicon in _injection_model._GROUPS.values() for word in lexicon)
+    wide = _Open(narrow) if gate == "all" else frozenset((*narrow, *groups))
+    read = _injection_model.features
+
+    def opened(
+        sentence: str, markup: bool = False, value: bool = False, grams: bool = False
+    ) -> list[str] | None:
+        found = read(sentence, markup, value, grams)
+        if found is not None:
+            return found
+        _injection_model._TRIGGERS = wide  # type: ignore[misc]
+        try:
+            found = read(sentence, markup, value, grams)
+        finally:
+            _injection_model._TRIGGERS = narrow  # type: ignore[misc]
+        return None if found is None or not mark else [*found, "k:open"]
+
+    features = opened
 
 
 def tool_sentences(tool: dict[str, Any]) -> list[tuple[str, list[str]]]:
@@ -389,12 +427,22 @@ def use_candidate() -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--candidate", action="store_true", help="round 12's recipe (not shipped)")
+    parser.add_argument("--gate", choices=GATES, help="a wider gate, out of fold only (round 13)")
+    parser.add_argument("--mark", action="store_true", help="with --gate: mark opened sentences k:open")
+    parser.add_argument("--budget", type=float, help="with --folds-only: the real tools' budget (a share)")
     parser.add_argument("--out", type=Path, default=MODEL_FILE)
     parser.add_argument("--check", action="store_true", help="fail if the file differs from a fresh build")
     parser.add_argument("--folds-only", action="store_true", help="only print the cross-validation")
     options = parser.parse_args(argv)
     if options.candidate:
         use_candidate()
+    if (options.gate or options.budget is not None) and not options.folds_only:
+        parser.error("--gate and --budget measure out of fold only: add --folds-only")
+    if options.gate:
+        widen(options.gate, options.mark)
+    if options.budget is not None:
+        global MAX_FP
+        MAX_FP = options.budget
     # The rules are read in --check too: the threshold's budget counts what they keep out.
     all_examples = examples()
     print(
