@@ -40,7 +40,10 @@ def _reference_runnable(prefilter: _Prefilter, text: str) -> list[int]:
     entries = [prefilter._by_word[word] for word in words]
     entries += [entry for fragment, entry in prefilter._by_fragment if fragment in folded]
     if not folded.isascii():
-        entries += [entry for fragment, entry in prefilter._by_other_fragment if fragment in folded]
+        # Every fragment of another script tried on the text (the prefilter looks up only those whose first
+        # character outside ASCII the text holds).
+        others = [other for group in prefilter._other_fragments_by_char.values() for other in group]
+        entries += [entry for fragment, entry in others if fragment in folded]
     present = 0
     for mask, _ in entries:
         present |= mask

@@ -122,17 +122,15 @@ class _Prefilter:
         # The fragments of other scripts by their first character outside ASCII: a text that lacks that
         # character cannot hold the fragment, and a text holds few of the thousands of such characters
         # (testing every fragment on every text that is not ASCII was most of the scan of such a text).
-        self._by_other_fragment = tuple(
-            (fragment, entry_of(numbers))
-            for fragment, numbers in by_fragment.items()
-            if not fragment.isascii()
-        )
         self._other_fragments_by_char: dict[
             str, list[tuple[str, tuple[int, tuple[tuple[int, int], ...]]]]
         ] = {}
-        for other in self._by_other_fragment:
-            first_other = next(char for char in other[0] if not char.isascii())
-            self._other_fragments_by_char.setdefault(first_other, []).append(other)
+        for fragment, numbers in by_fragment.items():
+            if not fragment.isascii():
+                first_other = next(char for char in fragment if not char.isascii())
+                self._other_fragments_by_char.setdefault(first_other, []).append(
+                    (fragment, entry_of(numbers))
+                )
 
     def runnable(self, text: str) -> list[int]:
         """The numbers of the checks that ``text`` has the triggers of, in order; the others cannot match."""
