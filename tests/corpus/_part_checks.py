@@ -189,3 +189,57 @@ def benign_repeats(
         *(f"{tool['name']}: its description is another file's" for tool in written
           if tool["description"] in descriptions),
     ]  # fmt: skip
+
+
+def listing_problems(
+    document: dict[str, Any],
+    *,
+    registry: str,
+    candidates: Sequence[str],
+    used: set[str],
+    split: str,
+    min_packages: int,
+    min_tools: int,
+    benign_split: Any,
+) -> list[str]:
+    """What is wrong with a blind part's file of real tools (``benign_real_N.json``): too few packages or
+    tools, another registry, a candidate named twice or used by an earlier part (under any registry), a
+    kept or failed package that was no candidate, a package both kept and failed, a tool whose version is
+    not its package's or whose fields are not what a listing gives, a tool of another split, a package's
+    count that is not its tools', a failure without its reason."""
+    problems: list[str] = []
+    packages, failed, tools = document["packages"], document["failed"], document["tools"]
+    if len(packages) < min_packages or len(tools) < min_tools:
+        problems.append(f"{len(packages)} packages, {len(tools)} tools")
+    if {key.split(":", 1)[0] for key in packages} != {registry}:
+        problems.append(f"packages not all of {registry}")
+    names = [package.lower() for package in candidates]
+    if len(set(names)) != len(names):
+        problems.append("a candidate named twice")
+    # Not even under another registry: a name used before is out, whichever registry it was.
+    if set(names) & used:
+        problems.append(f"used before: {sorted(set(names) & used)}")
+    # A package all of whose tools repeat an earlier corpus is neither kept nor failed, hence a subset.
+    if not {f"{registry}:{package}" for package in candidates} >= {*packages, *failed}:
+        problems.append("a kept or failed package that was no candidate")
+    if set(packages) & set(failed):
+        problems.append(f"kept and failed: {sorted(set(packages) & set(failed))}")
+    for tool in tools:
+        key = f"{tool['registry']}:{tool['package']}"
+        # Each tool records the version it was listed from, the same as its package's.
+        if tool["version"] != packages[key]["version"]:
+            problems.append(f"{key} {tool['name']}: version {tool['version']}")
+        if not (
+            isinstance(tool["name"], str)
+            and isinstance(tool["description"], str)
+            and isinstance(tool["inputSchema"], dict)
+        ):
+            problems.append(f"{key}: a tool whose fields are not a listing's")
+        if benign_split(tool["registry"], tool["package"]) != split:
+            problems.append(f"{key}: not in {split}")
+    kept = Counter(f"{tool['registry']}:{tool['package']}" for tool in tools)
+    if {key: info["tools"] for key, info in packages.items()} != dict(kept):
+        problems.append("a package's count is not its tools'")
+    if not all(isinstance(reason, str) and reason for reason in failed.values()):
+        problems.append("a failure without its reason")
+    return problems

@@ -30,6 +30,7 @@ from tests.corpus._part_checks import (
     ENCODINGS,
     benign_repeats,
     clear,
+    listing_problems,
     names_used_before,
     payloads_per_class,
     placement_problems,
@@ -180,30 +181,18 @@ def test_the_part_uses_only_reserved_example_addresses() -> None:
 
 def test_the_real_tools_come_from_npm_packages_no_other_part_used() -> None:
     document = load(HELD_OUT_7_FILES["real"])
-    assert len(document["packages"]) >= MIN_PACKAGES
-    assert len(document["tools"]) >= MIN_REAL_TOOLS
-    assert {key.split(":", 1)[0] for key in document["packages"]} == {"npm"}
-    # Not even under another registry: a name used before is out, whichever registry it was.
-    candidates = [package.lower() for package, _ in build_benign_8.NPM]
-    assert len(set(candidates)) == len(candidates)
+    candidates = [package for package, _ in build_benign_8.NPM]
     used = names_used_before(MINE, EARLIER_BUILDERS)
-    assert not set(candidates) & used, sorted(set(candidates) & used)
-    # A package all of whose tools repeat an earlier corpus is neither kept nor failed, hence ">=".
-    assert {f"npm:{package}" for package, _ in build_benign_8.NPM} >= {
-        *document["packages"],
-        *document["failed"],
-    }
-    assert not set(document["packages"]) & set(document["failed"])
-    for tool in document["tools"]:
-        key = f"{tool['registry']}:{tool['package']}"
-        # Each tool records the version it was listed from, the same as its package's.
-        assert tool["version"] == document["packages"][key]["version"]
-        assert isinstance(tool["name"], str) and isinstance(tool["description"], str)
-        assert isinstance(tool["inputSchema"], dict)
-        assert benign_split(tool["registry"], tool["package"]) == TUNING_11
-    kept = Counter(f"{tool['registry']}:{tool['package']}" for tool in document["tools"])
-    assert {key: info["tools"] for key, info in document["packages"].items()} == dict(kept)
-    assert all(isinstance(reason, str) and reason for reason in document["failed"].values())
+    assert not listing_problems(
+        document,
+        registry="npm",
+        candidates=candidates,
+        used=used,
+        split=TUNING_11,
+        min_packages=MIN_PACKAGES,
+        min_tools=MIN_REAL_TOOLS,
+        benign_split=benign_split,
+    )
     # No one package outweighs the rest: a big one is capped, and says how many it listed.
     for key, info in document["packages"].items():
         assert info["tools"] <= build_benign_8.MAX_PER_PACKAGE, key

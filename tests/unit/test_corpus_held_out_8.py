@@ -29,6 +29,7 @@ from tests.corpus._part_checks import (
     ENCODINGS,
     benign_repeats,
     clear,
+    listing_problems,
     names_used_before,
     other_files,
     payloads_per_class,
@@ -209,30 +210,18 @@ def test_the_written_tool_names_are_valid_and_used_by_no_other_corpus_file() -> 
 
 def test_the_real_tools_come_from_pypi_packages_no_other_part_used() -> None:
     document = load(HELD_OUT_8_FILES["real"])
-    assert len(document["packages"]) >= MIN_PACKAGES
-    assert len(document["tools"]) >= MIN_REAL_TOOLS
-    assert {key.split(":", 1)[0] for key in document["packages"]} == {"pypi"}
-    # Not even under another registry: a name used before is out, whichever registry it was.
-    candidates = [package.lower() for package, _ in build_benign_9.PYPI]
-    assert len(set(candidates)) == len(candidates)
+    candidates = [package for package, _ in build_benign_9.PYPI]
     used = names_used_before(MINE, EARLIER_BUILDERS)
-    assert not set(candidates) & used, sorted(set(candidates) & used)
-    # A package all of whose tools repeat an earlier corpus is neither kept nor failed, hence ">=".
-    assert {f"pypi:{package}" for package, _ in build_benign_9.PYPI} >= {
-        *document["packages"],
-        *document["failed"],
-    }
-    assert not set(document["packages"]) & set(document["failed"])
-    for tool in document["tools"]:
-        key = f"{tool['registry']}:{tool['package']}"
-        # Each tool records the version it was listed from, the same as its package's.
-        assert tool["version"] == document["packages"][key]["version"]
-        assert isinstance(tool["name"], str) and isinstance(tool["description"], str)
-        assert isinstance(tool["inputSchema"], dict)
-        assert benign_split(tool["registry"], tool["package"]) == HELD_OUT_8
-    kept = Counter(f"{tool['registry']}:{tool['package']}" for tool in document["tools"])
-    assert {key: info["tools"] for key, info in document["packages"].items()} == dict(kept)
-    assert all(isinstance(reason, str) and reason for reason in document["failed"].values())
+    assert not listing_problems(
+        document,
+        registry="pypi",
+        candidates=candidates,
+        used=used,
+        split=HELD_OUT_8,
+        min_packages=MIN_PACKAGES,
+        min_tools=MIN_REAL_TOOLS,
+        benign_split=benign_split,
+    )
     for key, info in document["packages"].items():
         # Installed as recorded: with the mcp<2 constraint unless the package needs the 2.x SDK.
         assert (info.get("constraint") == "mcp<2") == (key.split(":", 1)[1] not in build_benign_9.MCP2), key
